@@ -1,0 +1,17 @@
+//! Payback's domain: the vocabulary and the rules that hold no matter how a request arrives.
+//!
+//! Nothing in this crate performs I/O. The HTTP layer, the store, jobs and (later) MCP and chat
+//! all reach for these types so that one rule lives in one place.
+
+pub mod actor;
+pub mod clock;
+pub mod roles;
+pub mod stage;
+pub mod timestamp;
+pub mod validation;
+
+pub use actor::{Actor, Via};
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use roles::{AccountRole, GateResult, MemberRole, MemberStatus, ProductStage};
+pub use stage::Stage;
+pub use timestamp::{Timestamp, DAY_MS, HOUR_MS, MINUTE_MS};

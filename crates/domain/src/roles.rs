@@ -1,0 +1,71 @@
+//! The closed vocabularies of accounts, memberships and products, with their wire spellings.
+
+
+/// Declares a closed string enum with one spelling used on the wire and in the database.
+macro_rules! wire_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
+        pub enum $name {
+            $(#[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($name::$variant),)+ _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+pub(crate) use wire_enum;
+
+wire_enum! {
+    /// The tenant's role: operators see every account in the portfolio.
+    AccountRole { Customer => "customer", Operator => "operator" }
+}
+
+wire_enum! {
+    /// A person's role inside one account.
+    MemberRole { Owner => "owner", Member => "member" }
+}
+
+wire_enum! {
+    /// Where a membership stands.
+    MemberStatus { Active => "active", Invited => "invited", Disabled => "disabled" }
+}
+
+wire_enum! {
+    /// Where a product stands in its life.
+    ProductStage { Validation => "validation", Live => "live", Killed => "killed" }
+}
+
+wire_enum! {
+    /// The verdict at a product's gate date.
+    GateResult { Pass => "pass", Fail => "fail", Pivot => "pivot" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spellings_round_trip() {
+        for role in MemberRole::ALL {
+            assert_eq!(MemberRole::parse(role.as_str()), Some(*role));
+        }
+        assert_eq!(ProductStage::parse("killed"), Some(ProductStage::Killed));
+        assert_eq!(ProductStage::parse("Killed"), None);
+    }
+}

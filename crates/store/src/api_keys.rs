@@ -1,0 +1,98 @@
+//! Account API keys, stored only as SHA-256 hashes; the full key is shown once at creation.
+
+use payback_domain::Timestamp;
+
+use crate::error::StoreResult;
+use crate::{AccountScope, Db, Tx, new_id};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ApiKeyRow {
+    pub id: String,
+    pub name: String,
+    pub prefix: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+}
+
+/// A live key resolved for authentication.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KeyAuthRow {
+    pub id: String,
+    pub account_id: String,
+    pub account_role: String,
+    pub last_used_at: Option<i64>,
+}
+
+pub struct NewApiKey<'a> {
+    pub name: &'a str,
+    pub prefix: &'a str,
+    pub key_hash: &'a str,
+}
+
+pub async fn insert(tx: &mut Tx, scope: &AccountScope, key: NewApiKey<'_>, now: Timestamp) -> StoreResult<String> {
+    let id = new_id();
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(&id)
+        .bind(scope.account_id())
+        .bind(key.name)
+        .bind(key.prefix)
+        .bind(key.key_hash)
+        .bind(now.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(id)
+}
+
+/// Live keys of the account, oldest first.
+pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<ApiKeyRow>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT id, name, prefix, created_at, last_used_at FROM api_keys \
+         WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at, id")
+        .bind(scope.account_id())
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// Revokes a live key of the account; false when there is none with that id.
+pub async fn revoke(tx: &mut Tx, scope: &AccountScope, id: &str, now: Timestamp) -> StoreResult<Option<ApiKeyRow>> {
+    let row: Option<ApiKeyRow> = on_tx!(tx, conn => sqlx::query_as(
+        "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL \
+         RETURNING id, name, prefix, created_at, last_used_at")
+        .bind(now.millis())
+        .bind(id)
+        .bind(scope.account_id())
+        .fetch_optional(conn)
+        .await)?;
+    Ok(row)
+}
+
+/// Revokes every live key of the account with this name (the demo rotates its key this way).
+pub async fn revoke_named(tx: &mut Tx, scope: &AccountScope, name: &str, now: Timestamp) -> StoreResult<u64> {
+    let done = on_tx!(tx, conn => sqlx::query(
+        "UPDATE api_keys SET revoked_at = $1 WHERE account_id = $2 AND name = $3 AND revoked_at IS NULL")
+        .bind(now.millis())
+        .bind(scope.account_id())
+        .bind(name)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(done)
+}
+
+pub async fn find_live_by_hash(db: &Db, key_hash: &str) -> StoreResult<Option<KeyAuthRow>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT k.id, k.account_id, a.role AS account_role, k.last_used_at FROM api_keys k \
+         JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL")
+        .bind(key_hash)
+        .fetch_optional(pool)
+        .await)?)
+}
+
+pub async fn touch(db: &Db, id: &str, now: Timestamp) -> StoreResult<()> {
+    on_db!(db, pool => sqlx::query("UPDATE api_keys SET last_used_at = $1 WHERE id = $2")
+        .bind(now.millis())
+        .bind(id)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}

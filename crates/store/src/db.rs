@@ -1,0 +1,120 @@
+//! Connecting, migrating and opening transactions on either backend.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Postgres, Sqlite, Transaction};
+
+use crate::error::{StoreError, StoreResult};
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A pool on one of the two supported backends.
+#[derive(Debug, Clone)]
+pub enum Db {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// An open transaction; writes that belong together go through one and commit once.
+pub enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+impl Db {
+    /// Opens `sqlite://path` (creating the file and its directory) or `postgres://...`.
+    pub async fn connect(url: &str) -> StoreResult<Self> {
+        if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+            Self::connect_sqlite(path).await
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await
+                .map_err(|err| StoreError::Connect(err.to_string()))?;
+            Ok(Db::Postgres(pool))
+        } else {
+            Err(StoreError::Connect(
+                "the database URL must start with sqlite:// or postgres://".to_owned(),
+            ))
+        }
+    }
+
+    async fn connect_sqlite(path: &str) -> StoreResult<Self> {
+        let (file, query) = path.split_once('?').unwrap_or((path, ""));
+        if file != ":memory:" {
+            if let Some(dir) = std::path::Path::new(file).parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .map_err(|err| StoreError::Connect(format!("cannot create {}: {err}", dir.display())))?;
+            }
+        }
+        let url = if query.is_empty() { format!("sqlite://{file}") } else { format!("sqlite://{file}?{query}") };
+        let options = SqliteConnectOptions::from_str(&url)
+            .map_err(|err| StoreError::Connect(err.to_string()))?
+            .create_if_missing(true)
+            .foreign_keys(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(8)
+            .connect_with(options)
+            .await
+            .map_err(|err| StoreError::Connect(err.to_string()))?;
+        Ok(Db::Sqlite(pool))
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Db::Sqlite(_) => Backend::Sqlite,
+            Db::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    /// Applies pending migrations of this backend.
+    pub async fn migrate(&self) -> StoreResult<()> {
+        match self {
+            Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
+            Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
+        }
+        Ok(())
+    }
+
+    pub async fn begin(&self) -> StoreResult<Tx> {
+        Ok(match self {
+            Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
+            Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
+        })
+    }
+
+    pub async fn close(&self) {
+        on_db!(self, pool => pool.close().await)
+    }
+}
+
+impl Tx {
+    pub async fn commit(self) -> StoreResult<()> {
+        match self {
+            Tx::Sqlite(tx) => tx.commit().await?,
+            Tx::Postgres(tx) => tx.commit().await?,
+        }
+        Ok(())
+    }
+}
+
+/// The migration versions of each backend, for the test that keeps them in step.
+pub fn migration_versions() -> (Vec<i64>, Vec<i64>) {
+    let versions = |m: &sqlx::migrate::Migrator| m.iter().map(|mig| mig.version).collect();
+    (versions(&SQLITE_MIGRATIONS), versions(&POSTGRES_MIGRATIONS))
+}

@@ -1,0 +1,104 @@
+//! The audit history: one row per change of state or configuration, written in the same
+//! transaction as the change itself.
+
+use payback_domain::{Actor, Timestamp};
+
+use crate::error::StoreResult;
+use crate::{Db, Tx, Visibility};
+
+/// Actions that belong to a person's sign-in rather than to the account's work; tenants never
+/// see them in their history.
+pub const LOGIN_ACTIONS: &[&str] = &["auth.login"];
+
+pub struct NewEvent<'a> {
+    pub account_id: Option<&'a str>,
+    pub actor: &'a Actor,
+    pub action: &'a str,
+    /// `(product id, product slug)` when the change concerns one product.
+    pub product: Option<(&'a str, &'a str)>,
+    pub subject_ref: Option<&'a str>,
+    pub card_headline: Option<&'a str>,
+    pub card_type: Option<&'a str>,
+    pub payload: serde_json::Value,
+}
+
+impl<'a> NewEvent<'a> {
+    /// An event of the account with no product, subject or card; set the rest by field.
+    pub fn new(account_id: &'a str, actor: &'a Actor, action: &'a str) -> Self {
+        Self {
+            account_id: Some(account_id),
+            actor,
+            action,
+            product: None,
+            subject_ref: None,
+            card_headline: None,
+            card_type: None,
+            payload: serde_json::Value::Object(Default::default()),
+        }
+    }
+}
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EventRow {
+    pub id: i64,
+    pub account_id: Option<String>,
+    pub occurred_at: i64,
+    pub actor: String,
+    pub via: String,
+    pub action: String,
+    pub product_slug: Option<String>,
+    pub subject_ref: Option<String>,
+    pub card_headline: Option<String>,
+    pub card_type: Option<String>,
+    pub payload: String,
+}
+
+pub async fn record(tx: &mut Tx, event: NewEvent<'_>, now: Timestamp) -> StoreResult<()> {
+    let (product_id, product_slug) = event.product.unzip();
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO history (account_id, occurred_at, actor, via, action, product_id, product_slug, subject_ref, \
+         card_headline, card_type, payload) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)")
+        .bind(event.account_id)
+        .bind(now.millis())
+        .bind(&event.actor.who)
+        .bind(event.actor.via.as_str())
+        .bind(event.action)
+        .bind(product_id)
+        .bind(product_slug)
+        .bind(event.subject_ref)
+        .bind(event.card_headline)
+        .bind(event.card_type)
+        .bind(event.payload.to_string())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+pub struct HistoryQuery<'a> {
+    pub visibility: &'a Visibility,
+    pub product_id: Option<&'a str>,
+    pub since: Timestamp,
+    pub limit: i64,
+    pub include_logins: bool,
+}
+
+/// Events newest first.
+pub async fn list(db: &Db, query: &HistoryQuery<'_>) -> StoreResult<Vec<EventRow>> {
+    // The login exclusion is a fixed list, so it is inlined rather than bound.
+    let logins = LOGIN_ACTIONS.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", ");
+    let sql = format!(
+        "SELECT id, account_id, occurred_at, actor, via, action, product_slug, subject_ref, card_headline, \
+         card_type, payload FROM history \
+         WHERE ($1 IS NULL OR account_id = $1) AND ($2 IS NULL OR product_id = $2) AND occurred_at >= $3 \
+         AND ($4 OR action NOT IN ({logins})) \
+         ORDER BY occurred_at DESC, id DESC LIMIT $5"
+    );
+    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(query.visibility.account_filter())
+        .bind(query.product_id)
+        .bind(query.since.millis())
+        .bind(query.include_logins)
+        .bind(query.limit)
+        .fetch_all(pool)
+        .await)?)
+}

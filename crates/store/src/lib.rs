@@ -1,0 +1,30 @@
+//! Payback's storage: one query set over SQLite and PostgreSQL.
+//!
+//! Every query is written once and expanded into both driver arms by [`on_db!`] / [`on_tx!`], so
+//! each is type-checked against both backends. Functions that read or write tenant data take an
+//! [`AccountScope`]; a row of another account is simply not found.
+
+#[macro_use]
+mod macros;
+
+pub mod api_keys;
+pub mod db;
+pub mod error;
+pub mod history;
+pub mod leads;
+pub mod members;
+pub mod one_time_tokens;
+pub mod products;
+pub mod accounts;
+pub mod scope;
+pub mod sessions;
+pub mod users;
+
+pub use db::{Backend, Db, Tx};
+pub use error::StoreError;
+pub use scope::{AccountScope, Visibility};
+
+/// Fresh identifiers: UUID v7, so ids sort by creation time.
+pub fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

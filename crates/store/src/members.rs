@@ -1,0 +1,143 @@
+//! Memberships: a person's place (role and status) in one account.
+
+use payback_domain::{MemberRole, MemberStatus, Timestamp};
+
+use crate::error::StoreResult;
+use crate::{AccountScope, Db, Tx};
+
+/// A member of one account, joined with the person.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MemberRow {
+    pub user_id: String,
+    pub email: String,
+    pub name: Option<String>,
+    pub member_role: String,
+    pub status: String,
+    pub accepted_at: Option<i64>,
+    pub created_at: i64,
+    pub last_seen_at: Option<i64>,
+    pub has_password: bool,
+}
+
+impl MemberRow {
+    pub fn role(&self) -> MemberRole {
+        MemberRole::parse(&self.member_role).unwrap_or(MemberRole::Member)
+    }
+    pub fn status(&self) -> MemberStatus {
+        MemberStatus::parse(&self.status).unwrap_or(MemberStatus::Disabled)
+    }
+}
+
+/// One of a person's workspaces.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct WorkspaceRow {
+    pub account_id: String,
+    pub name: String,
+    pub role: String,
+    pub member_role: String,
+}
+
+const MEMBER_SELECT: &str = "SELECT m.user_id, u.email, u.name, m.member_role, m.status, m.accepted_at, \
+     m.created_at, u.last_seen_at, (u.password_hash IS NOT NULL) AS has_password \
+     FROM memberships m JOIN users u ON u.id = m.user_id";
+
+pub async fn insert(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    user_id: &str,
+    role: MemberRole,
+    status: MemberStatus,
+    now: Timestamp,
+) -> StoreResult<()> {
+    let accepted_at = (status == MemberStatus::Active).then_some(now.millis());
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO memberships (account_id, user_id, member_role, status, accepted_at, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(scope.account_id())
+        .bind(user_id)
+        .bind(role.as_str())
+        .bind(status.as_str())
+        .bind(accepted_at)
+        .bind(now.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<MemberRow>> {
+    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 ORDER BY m.created_at, u.email");
+    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_all(pool).await)?)
+}
+
+pub async fn find_in(tx: &mut Tx, scope: &AccountScope, user_id: &str) -> StoreResult<Option<MemberRow>> {
+    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 AND m.user_id = $2");
+    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(user_id).fetch_optional(conn).await)?)
+}
+
+/// Owners whose membership is active; the guard rails keep this from reaching zero.
+pub async fn count_active_owners(tx: &mut Tx, scope: &AccountScope) -> StoreResult<i64> {
+    Ok(on_tx!(tx, conn => sqlx::query_scalar(
+        "SELECT COUNT(*) FROM memberships WHERE account_id = $1 AND member_role = 'owner' AND status = 'active'")
+        .bind(scope.account_id())
+        .fetch_one(conn)
+        .await)?)
+}
+
+pub async fn set_status(tx: &mut Tx, scope: &AccountScope, user_id: &str, status: MemberStatus) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query("UPDATE memberships SET status = $1 WHERE account_id = $2 AND user_id = $3")
+        .bind(status.as_str())
+        .bind(scope.account_id())
+        .bind(user_id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// Marks an invitation accepted: active, with the moment it happened.
+pub async fn accept(tx: &mut Tx, scope: &AccountScope, user_id: &str, now: Timestamp) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "UPDATE memberships SET status = 'active', accepted_at = $1 WHERE account_id = $2 AND user_id = $3")
+        .bind(now.millis())
+        .bind(scope.account_id())
+        .bind(user_id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+pub async fn set_role(tx: &mut Tx, scope: &AccountScope, user_id: &str, role: MemberRole) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query("UPDATE memberships SET member_role = $1 WHERE account_id = $2 AND user_id = $3")
+        .bind(role.as_str())
+        .bind(scope.account_id())
+        .bind(user_id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// The person's accepted, non-disabled memberships, oldest first.
+pub async fn workspaces_of(db: &Db, user_id: &str) -> StoreResult<Vec<WorkspaceRow>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT a.id AS account_id, a.name, a.role, m.member_role FROM memberships m \
+         JOIN accounts a ON a.id = m.account_id \
+         WHERE m.user_id = $1 AND m.status = 'active' ORDER BY m.created_at, a.id")
+        .bind(user_id)
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// Accounts in which the person is an active owner (for `payback operator grant`).
+pub async fn owned_accounts(tx: &mut Tx, user_id: &str) -> StoreResult<Vec<String>> {
+    Ok(on_tx!(tx, conn => sqlx::query_scalar(
+        "SELECT account_id FROM memberships WHERE user_id = $1 AND member_role = 'owner' AND status = 'active' \
+         ORDER BY created_at")
+        .bind(user_id)
+        .fetch_all(conn)
+        .await)?)
+}
+
+/// The account's first owner, for claim links of agent-created accounts.
+pub async fn first_owner(tx: &mut Tx, scope: &AccountScope) -> StoreResult<Option<MemberRow>> {
+    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 AND m.member_role = 'owner' ORDER BY m.created_at LIMIT 1");
+    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_optional(conn).await)?)
+}

@@ -1,0 +1,97 @@
+//! Products (also called projects): what spend, funnels and revenue hang off.
+
+use payback_domain::Timestamp;
+
+use crate::error::{StoreError, StoreResult};
+use crate::{AccountScope, Db, Tx, Visibility, new_id};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ProductRow {
+    pub id: String,
+    pub account_id: String,
+    pub slug: String,
+    pub name: String,
+    pub currency: String,
+    pub domain: Option<String>,
+    pub stage: String,
+    pub gate_result: Option<String>,
+    pub gate_due_date: Option<String>,
+    pub onboarded_at: Option<i64>,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "id, account_id, slug, name, currency, domain, stage, gate_result, gate_due_date, onboarded_at, created_at";
+
+pub struct NewProduct<'a> {
+    pub slug: &'a str,
+    pub name: &'a str,
+    pub currency: &'a str,
+    pub domain: Option<&'a str>,
+}
+
+/// Creates a product in `validation`; a slug already used in the account is a conflict.
+pub async fn insert(tx: &mut Tx, scope: &AccountScope, product: NewProduct<'_>, now: Timestamp) -> StoreResult<ProductRow> {
+    let sql = format!(
+        "INSERT INTO products (id, account_id, slug, name, currency, domain, stage, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, 'validation', $7) RETURNING {COLUMNS}"
+    );
+    on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(new_id())
+        .bind(scope.account_id())
+        .bind(product.slug)
+        .bind(product.name)
+        .bind(product.currency)
+        .bind(product.domain)
+        .bind(now.millis())
+        .fetch_one(conn)
+        .await)
+    .map_err(|err| StoreError::conflict_on_unique(err, "slug taken"))
+}
+
+pub async fn find_by_slug(db: &Db, scope: &AccountScope, slug: &str) -> StoreResult<Option<ProductRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM products WHERE account_id = $1 AND slug = $2");
+    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(slug).fetch_optional(pool).await)?)
+}
+
+/// Products visible to the caller, oldest first.
+pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ProductRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM products WHERE ($1 IS NULL OR account_id = $1) ORDER BY created_at, id");
+    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(visibility.account_filter()).fetch_all(pool).await)?)
+}
+
+/// Fields an edit may change; `None` leaves a field alone. `domain: Some(None)` clears it.
+#[derive(Debug, Default)]
+pub struct ProductPatch<'a> {
+    pub name: Option<&'a str>,
+    pub currency: Option<&'a str>,
+    pub domain: Option<Option<&'a str>>,
+}
+
+pub async fn update(tx: &mut Tx, scope: &AccountScope, id: &str, patch: &ProductPatch<'_>) -> StoreResult<ProductRow> {
+    let sql = format!(
+        "UPDATE products SET name = COALESCE($1, name), currency = COALESCE($2, currency), \
+         domain = CASE WHEN $3 THEN $4 ELSE domain END \
+         WHERE id = $5 AND account_id = $6 RETURNING {COLUMNS}"
+    );
+    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(patch.name)
+        .bind(patch.currency)
+        .bind(patch.domain.is_some())
+        .bind(patch.domain.flatten())
+        .bind(id)
+        .bind(scope.account_id())
+        .fetch_one(conn)
+        .await)?)
+}
+
+/// Stamps onboarding complete; true only the first time.
+pub async fn mark_onboarded(tx: &mut Tx, scope: &AccountScope, id: &str, now: Timestamp) -> StoreResult<bool> {
+    let done = on_tx!(tx, conn => sqlx::query(
+        "UPDATE products SET onboarded_at = $1 WHERE id = $2 AND account_id = $3 AND onboarded_at IS NULL")
+        .bind(now.millis())
+        .bind(id)
+        .bind(scope.account_id())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(done == 1)
+}
