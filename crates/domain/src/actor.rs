@@ -38,14 +38,23 @@ impl Actor {
     pub const SYSTEM: &'static str = "system";
 
     pub fn human(email: impl Into<String>, via: Via) -> Self {
-        Self { who: email.into(), via }
+        Self {
+            who: email.into(),
+            via,
+        }
     }
 
     pub fn keeper(via: Via) -> Self {
-        Self { who: Self::KEEPER.to_owned(), via }
+        Self {
+            who: Self::KEEPER.to_owned(),
+            via,
+        }
     }
 
     pub fn system() -> Self {
-        Self { who: Self::SYSTEM.to_owned(), via: Via::Job }
+        Self {
+            who: Self::SYSTEM.to_owned(),
+            via: Via::Job,
+        }
     }
 }

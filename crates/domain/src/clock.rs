@@ -30,7 +30,9 @@ pub struct ManualClock {
 
 impl ManualClock {
     pub fn starting_at(at: Timestamp) -> Self {
-        Self { millis: Arc::new(AtomicI64::new(at.millis())) }
+        Self {
+            millis: Arc::new(AtomicI64::new(at.millis())),
+        }
     }
 
     pub fn advance(&self, by_millis: i64) {

@@ -14,4 +14,4 @@ pub use actor::{Actor, Via};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use roles::{AccountRole, GateResult, MemberRole, MemberStatus, ProductStage};
 pub use stage::Stage;
-pub use timestamp::{Timestamp, DAY_MS, HOUR_MS, MINUTE_MS};
+pub use timestamp::{DAY_MS, HOUR_MS, MINUTE_MS, Timestamp};

@@ -1,6 +1,5 @@
 //! The closed vocabularies of accounts, memberships and products, with their wire spellings.
 
-
 /// Declares a closed string enum with one spelling used on the wire and in the database.
 macro_rules! wire_enum {
     ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {

@@ -54,7 +54,9 @@ impl Timestamp {
     /// Parses an RFC 3339 instant with any offset.
     pub fn parse_rfc3339(text: &str) -> Option<Self> {
         let at = OffsetDateTime::parse(text, &Rfc3339).ok()?;
-        i64::try_from(at.unix_timestamp_nanos() / 1_000_000).ok().map(Self)
+        i64::try_from(at.unix_timestamp_nanos() / 1_000_000)
+            .ok()
+            .map(Self)
     }
 }
 
@@ -64,7 +66,10 @@ mod tests {
 
     #[test]
     fn formats_utc_with_milliseconds() {
-        assert_eq!(Timestamp::from_millis(0).to_rfc3339(), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            Timestamp::from_millis(0).to_rfc3339(),
+            "1970-01-01T00:00:00.000Z"
+        );
         assert_eq!(
             Timestamp::from_millis(1_795_000_000_123).to_rfc3339(),
             "2026-11-18T11:06:40.123Z"

@@ -10,9 +10,13 @@ pub fn check_slug(slug: &str) -> Result<(), String> {
     }
     let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
     let bytes: Vec<char> = slug.chars().collect();
-    let ends_ok = bytes.first().is_some_and(|c| allowed(*c)) && bytes.last().is_some_and(|c| allowed(*c));
+    let ends_ok =
+        bytes.first().is_some_and(|c| allowed(*c)) && bytes.last().is_some_and(|c| allowed(*c));
     if !ends_ok || !bytes.iter().all(|c| allowed(*c) || *c == '-') {
-        return Err("must match ^[a-z0-9][a-z0-9-]*[a-z0-9]$ (lowercase letters, digits and inner hyphens)".to_owned());
+        return Err(
+            "must match ^[a-z0-9][a-z0-9-]*[a-z0-9]$ (lowercase letters, digits and inner hyphens)"
+                .to_owned(),
+        );
     }
     Ok(())
 }
@@ -42,7 +46,11 @@ pub fn check_email(email: &str) -> Result<(), String> {
                 && !domain.starts_with('.')
                 && !domain.ends_with('.')
         });
-    if valid { Ok(()) } else { Err("must be an email address".to_owned()) }
+    if valid {
+        Ok(())
+    } else {
+        Err("must be an email address".to_owned())
+    }
 }
 
 /// Passwords are 10 to 200 characters.

@@ -1,1 +1,111 @@
-fn main() {}
+//! `payback`: parses the command line and calls into the server crate.
+
+use clap::{Parser, Subcommand};
+use payback_server::{Config, app, demo, operator};
+
+#[derive(Parser)]
+#[command(
+    name = "payback",
+    version,
+    about = "Did this spend pay back? Attribution, payback and an approval queue for ad spend."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the HTTP service.
+    Serve {
+        /// Create the demo workspace (once) and print how to sign in.
+        #[arg(long)]
+        demo: bool,
+    },
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Create the demo workspace (once), print how to sign in, and exit.
+    Demo,
+    /// Operator administration.
+    Operator {
+        #[command(subcommand)]
+        command: OperatorCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum OperatorCommand {
+    /// Make the accounts EMAIL owns operator accounts (their members see every account).
+    Grant { email: String },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into()),
+        )
+        .init();
+    // One TLS provider for every client in the process (SMTP, Postgres, vendor APIs).
+    let _ = rustls::crypto::ring::default_provider().install_default();
+
+    let cli = Cli::parse();
+    let config = Config::load()?;
+    match cli.command {
+        Command::Serve { demo } => {
+            let state = app::state_from_config(config).await?;
+            if demo {
+                print_demo(&state).await?;
+            }
+            let listener = tokio::net::TcpListener::bind(state.config.listen).await?;
+            tracing::info!(listen = %state.config.listen, public_url = %state.config.public_url(), "payback is serving");
+            app::serve(state, listener, app::shutdown_signal()).await?;
+        }
+        Command::Migrate => {
+            app::state_from_config(config).await?;
+            println!("migrations applied");
+        }
+        Command::Demo => {
+            let state = app::state_from_config(config).await?;
+            print_demo(&state).await?;
+        }
+        Command::Operator {
+            command: OperatorCommand::Grant { email },
+        } => {
+            let state = app::state_from_config(config).await?;
+            let accounts = operator::grant(&state, &email).await?;
+            println!(
+                "{email}: {} account(s) are now operator accounts: {}",
+                accounts.len(),
+                accounts.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+async fn print_demo(state: &payback_server::AppState) -> anyhow::Result<()> {
+    let access = demo::ensure_demo(state).await?;
+    let url = state.config.public_url();
+    println!();
+    println!(
+        "  Payback demo workspace {}",
+        if access.created { "created" } else { "ready" }
+    );
+    println!(
+        "  Sign in:   {url}/auth/login  email {}  password {}",
+        access.email, access.password
+    );
+    println!(
+        "  API key:   {}   (a fresh one each run; the previous demo key is revoked)",
+        access.api_key
+    );
+    println!(
+        "  Try:       curl -s {url}/portfolio -H 'Authorization: Bearer {}'",
+        access.api_key
+    );
+    println!("  OpenAPI:   {url}/openapi.json");
+    println!();
+    Ok(())
+}

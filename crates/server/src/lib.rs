@@ -1,1 +1,24 @@
+//! The Payback HTTP service.
+//!
+//! Data flows one way: HTTP -> service function -> store -> database. `routes/` parses and
+//! answers, `services/` holds the rules, `payback_store` owns SQL, `payback_domain` owns the
+//! vocabulary.
 
+pub mod app;
+pub mod config;
+pub mod crypto;
+pub mod demo;
+pub mod error;
+pub mod extract;
+pub mod mail;
+pub mod openapi;
+pub mod operator;
+pub mod routes;
+pub mod services;
+pub mod state;
+pub mod views;
+
+pub use app::{build_state, router, serve, shutdown_signal, state_from_config};
+pub use config::Config;
+pub use error::ApiError;
+pub use state::AppState;

@@ -32,10 +32,12 @@ pub async fn insert(tx: &mut Tx, name: &str, now: Timestamp) -> StoreResult<Stri
 }
 
 pub async fn find(db: &Db, id: &str) -> StoreResult<Option<AccountRow>> {
-    Ok(on_db!(db, pool => sqlx::query_as("SELECT id, name, role, created_at FROM accounts WHERE id = $1")
+    Ok(
+        on_db!(db, pool => sqlx::query_as("SELECT id, name, role, created_at FROM accounts WHERE id = $1")
         .bind(id)
         .fetch_optional(pool)
-        .await)?)
+        .await)?,
+    )
 }
 
 pub async fn set_role(tx: &mut Tx, id: &str, role: AccountRole) -> StoreResult<()> {

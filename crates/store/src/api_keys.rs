@@ -29,7 +29,12 @@ pub struct NewApiKey<'a> {
     pub key_hash: &'a str,
 }
 
-pub async fn insert(tx: &mut Tx, scope: &AccountScope, key: NewApiKey<'_>, now: Timestamp) -> StoreResult<String> {
+pub async fn insert(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    key: NewApiKey<'_>,
+    now: Timestamp,
+) -> StoreResult<String> {
     let id = new_id();
     on_tx!(tx, conn => sqlx::query(
         "INSERT INTO api_keys (id, account_id, name, prefix, key_hash, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
@@ -55,7 +60,12 @@ pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<ApiKeyRow>> 
 }
 
 /// Revokes a live key of the account; false when there is none with that id.
-pub async fn revoke(tx: &mut Tx, scope: &AccountScope, id: &str, now: Timestamp) -> StoreResult<Option<ApiKeyRow>> {
+pub async fn revoke(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    id: &str,
+    now: Timestamp,
+) -> StoreResult<Option<ApiKeyRow>> {
     let row: Option<ApiKeyRow> = on_tx!(tx, conn => sqlx::query_as(
         "UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL \
          RETURNING id, name, prefix, created_at, last_used_at")
@@ -68,7 +78,12 @@ pub async fn revoke(tx: &mut Tx, scope: &AccountScope, id: &str, now: Timestamp)
 }
 
 /// Revokes every live key of the account with this name (the demo rotates its key this way).
-pub async fn revoke_named(tx: &mut Tx, scope: &AccountScope, name: &str, now: Timestamp) -> StoreResult<u64> {
+pub async fn revoke_named(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    name: &str,
+    now: Timestamp,
+) -> StoreResult<u64> {
     let done = on_tx!(tx, conn => sqlx::query(
         "UPDATE api_keys SET revoked_at = $1 WHERE account_id = $2 AND name = $3 AND revoked_at IS NULL")
         .bind(now.millis())

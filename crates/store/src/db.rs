@@ -4,7 +4,9 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::postgres::{PgPool, PgPoolOptions};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 use sqlx::{Postgres, Sqlite, Transaction};
 
 use crate::error::{StoreError, StoreResult};
@@ -34,7 +36,10 @@ pub enum Tx {
 impl Db {
     /// Opens `sqlite://path` (creating the file and its directory) or `postgres://...`.
     pub async fn connect(url: &str) -> StoreResult<Self> {
-        if let Some(path) = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")) {
+        if let Some(path) = url
+            .strip_prefix("sqlite://")
+            .or_else(|| url.strip_prefix("sqlite:"))
+        {
             Self::connect_sqlite(path).await
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
@@ -54,12 +59,20 @@ impl Db {
     async fn connect_sqlite(path: &str) -> StoreResult<Self> {
         let (file, query) = path.split_once('?').unwrap_or((path, ""));
         if file != ":memory:" {
-            if let Some(dir) = std::path::Path::new(file).parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir)
-                    .map_err(|err| StoreError::Connect(format!("cannot create {}: {err}", dir.display())))?;
+            if let Some(dir) = std::path::Path::new(file)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(dir).map_err(|err| {
+                    StoreError::Connect(format!("cannot create {}: {err}", dir.display()))
+                })?;
             }
         }
-        let url = if query.is_empty() { format!("sqlite://{file}") } else { format!("sqlite://{file}?{query}") };
+        let url = if query.is_empty() {
+            format!("sqlite://{file}")
+        } else {
+            format!("sqlite://{file}?{query}")
+        };
         let options = SqliteConnectOptions::from_str(&url)
             .map_err(|err| StoreError::Connect(err.to_string()))?
             .create_if_missing(true)

@@ -17,8 +17,14 @@ impl StoreError {
     /// Maps a unique-constraint violation to a [`StoreError::Conflict`] carrying `what`, and
     /// passes every other error through.
     pub fn conflict_on_unique(err: sqlx::Error, what: &str) -> Self {
-        let unique = err.as_database_error().is_some_and(|db| db.is_unique_violation());
-        if unique { StoreError::Conflict(what.to_owned()) } else { StoreError::Database(err) }
+        let unique = err
+            .as_database_error()
+            .is_some_and(|db| db.is_unique_violation());
+        if unique {
+            StoreError::Conflict(what.to_owned())
+        } else {
+            StoreError::Database(err)
+        }
     }
 }
 

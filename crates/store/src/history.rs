@@ -85,7 +85,11 @@ pub struct HistoryQuery<'a> {
 /// Events newest first.
 pub async fn list(db: &Db, query: &HistoryQuery<'_>) -> StoreResult<Vec<EventRow>> {
     // The login exclusion is a fixed list, so it is inlined rather than bound.
-    let logins = LOGIN_ACTIONS.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", ");
+    let logins = LOGIN_ACTIONS
+        .iter()
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let sql = format!(
         "SELECT id, account_id, occurred_at, actor, via, action, product_slug, subject_ref, card_headline, \
          card_type, payload FROM history \
@@ -93,12 +97,14 @@ pub async fn list(db: &Db, query: &HistoryQuery<'_>) -> StoreResult<Vec<EventRow
          AND ($4 OR action NOT IN ({logins})) \
          ORDER BY occurred_at DESC, id DESC LIMIT $5"
     );
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(query.visibility.account_filter())
         .bind(query.product_id)
         .bind(query.since.millis())
         .bind(query.include_logins)
         .bind(query.limit)
         .fetch_all(pool)
-        .await)?)
+        .await)?,
+    )
 }

@@ -7,6 +7,7 @@
 #[macro_use]
 mod macros;
 
+pub mod accounts;
 pub mod api_keys;
 pub mod db;
 pub mod error;
@@ -15,7 +16,6 @@ pub mod leads;
 pub mod members;
 pub mod one_time_tokens;
 pub mod products;
-pub mod accounts;
 pub mod scope;
 pub mod sessions;
 pub mod users;

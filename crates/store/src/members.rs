@@ -66,12 +66,20 @@ pub async fn insert(
 
 pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<MemberRow>> {
     let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 ORDER BY m.created_at, u.email");
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_all(pool).await)?)
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_all(pool).await)?,
+    )
 }
 
-pub async fn find_in(tx: &mut Tx, scope: &AccountScope, user_id: &str) -> StoreResult<Option<MemberRow>> {
+pub async fn find_in(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    user_id: &str,
+) -> StoreResult<Option<MemberRow>> {
     let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 AND m.user_id = $2");
-    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(user_id).fetch_optional(conn).await)?)
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(user_id).fetch_optional(conn).await)?,
+    )
 }
 
 /// Owners whose membership is active; the guard rails keep this from reaching zero.
@@ -83,7 +91,12 @@ pub async fn count_active_owners(tx: &mut Tx, scope: &AccountScope) -> StoreResu
         .await)?)
 }
 
-pub async fn set_status(tx: &mut Tx, scope: &AccountScope, user_id: &str, status: MemberStatus) -> StoreResult<()> {
+pub async fn set_status(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    user_id: &str,
+    status: MemberStatus,
+) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query("UPDATE memberships SET status = $1 WHERE account_id = $2 AND user_id = $3")
         .bind(status.as_str())
         .bind(scope.account_id())
@@ -94,7 +107,12 @@ pub async fn set_status(tx: &mut Tx, scope: &AccountScope, user_id: &str, status
 }
 
 /// Marks an invitation accepted: active, with the moment it happened.
-pub async fn accept(tx: &mut Tx, scope: &AccountScope, user_id: &str, now: Timestamp) -> StoreResult<()> {
+pub async fn accept(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    user_id: &str,
+    now: Timestamp,
+) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query(
         "UPDATE memberships SET status = 'active', accepted_at = $1 WHERE account_id = $2 AND user_id = $3")
         .bind(now.millis())
@@ -105,7 +123,12 @@ pub async fn accept(tx: &mut Tx, scope: &AccountScope, user_id: &str, now: Times
     Ok(())
 }
 
-pub async fn set_role(tx: &mut Tx, scope: &AccountScope, user_id: &str, role: MemberRole) -> StoreResult<()> {
+pub async fn set_role(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    user_id: &str,
+    role: MemberRole,
+) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query("UPDATE memberships SET member_role = $1 WHERE account_id = $2 AND user_id = $3")
         .bind(role.as_str())
         .bind(scope.account_id())
@@ -138,6 +161,10 @@ pub async fn owned_accounts(tx: &mut Tx, user_id: &str) -> StoreResult<Vec<Strin
 
 /// The account's first owner, for claim links of agent-created accounts.
 pub async fn first_owner(tx: &mut Tx, scope: &AccountScope) -> StoreResult<Option<MemberRow>> {
-    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 AND m.member_role = 'owner' ORDER BY m.created_at LIMIT 1");
-    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_optional(conn).await)?)
+    let sql = format!(
+        "{MEMBER_SELECT} WHERE m.account_id = $1 AND m.member_role = 'owner' ORDER BY m.created_at LIMIT 1"
+    );
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_optional(conn).await)?,
+    )
 }

@@ -56,7 +56,12 @@ const VALID: &str = "SELECT user_id, account_id, expires_at FROM one_time_tokens
      WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3";
 
 /// An unused, unexpired token, read without consuming it.
-pub async fn peek(db: &Db, token_hash: &str, purpose: Purpose, now: Timestamp) -> StoreResult<Option<TokenRow>> {
+pub async fn peek(
+    db: &Db,
+    token_hash: &str,
+    purpose: Purpose,
+    now: Timestamp,
+) -> StoreResult<Option<TokenRow>> {
     Ok(on_db!(db, pool => sqlx::query_as(VALID)
         .bind(token_hash)
         .bind(purpose.as_str())
@@ -67,7 +72,12 @@ pub async fn peek(db: &Db, token_hash: &str, purpose: Purpose, now: Timestamp) -
 
 /// Consumes an unused, unexpired token; `None` when it is invalid, used or expired. The update
 /// is conditional, so two concurrent uses cannot both succeed.
-pub async fn consume(tx: &mut Tx, token_hash: &str, purpose: Purpose, now: Timestamp) -> StoreResult<Option<TokenRow>> {
+pub async fn consume(
+    tx: &mut Tx,
+    token_hash: &str,
+    purpose: Purpose,
+    now: Timestamp,
+) -> StoreResult<Option<TokenRow>> {
     Ok(on_tx!(tx, conn => sqlx::query_as(
         "UPDATE one_time_tokens SET used_at = $3 \
          WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 \

@@ -30,7 +30,12 @@ pub struct NewProduct<'a> {
 }
 
 /// Creates a product in `validation`; a slug already used in the account is a conflict.
-pub async fn insert(tx: &mut Tx, scope: &AccountScope, product: NewProduct<'_>, now: Timestamp) -> StoreResult<ProductRow> {
+pub async fn insert(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    product: NewProduct<'_>,
+    now: Timestamp,
+) -> StoreResult<ProductRow> {
     let sql = format!(
         "INSERT INTO products (id, account_id, slug, name, currency, domain, stage, created_at) \
          VALUES ($1, $2, $3, $4, $5, $6, 'validation', $7) RETURNING {COLUMNS}"
@@ -48,15 +53,25 @@ pub async fn insert(tx: &mut Tx, scope: &AccountScope, product: NewProduct<'_>, 
     .map_err(|err| StoreError::conflict_on_unique(err, "slug taken"))
 }
 
-pub async fn find_by_slug(db: &Db, scope: &AccountScope, slug: &str) -> StoreResult<Option<ProductRow>> {
+pub async fn find_by_slug(
+    db: &Db,
+    scope: &AccountScope,
+    slug: &str,
+) -> StoreResult<Option<ProductRow>> {
     let sql = format!("SELECT {COLUMNS} FROM products WHERE account_id = $1 AND slug = $2");
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(slug).fetch_optional(pool).await)?)
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(slug).fetch_optional(pool).await)?,
+    )
 }
 
 /// Products visible to the caller, oldest first.
 pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ProductRow>> {
-    let sql = format!("SELECT {COLUMNS} FROM products WHERE ($1 IS NULL OR account_id = $1) ORDER BY created_at, id");
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(visibility.account_filter()).fetch_all(pool).await)?)
+    let sql = format!(
+        "SELECT {COLUMNS} FROM products WHERE ($1 IS NULL OR account_id = $1) ORDER BY created_at, id"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(visibility.account_filter()).fetch_all(pool).await)?,
+    )
 }
 
 /// Fields an edit may change; `None` leaves a field alone. `domain: Some(None)` clears it.
@@ -67,13 +82,19 @@ pub struct ProductPatch<'a> {
     pub domain: Option<Option<&'a str>>,
 }
 
-pub async fn update(tx: &mut Tx, scope: &AccountScope, id: &str, patch: &ProductPatch<'_>) -> StoreResult<ProductRow> {
+pub async fn update(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    id: &str,
+    patch: &ProductPatch<'_>,
+) -> StoreResult<ProductRow> {
     let sql = format!(
         "UPDATE products SET name = COALESCE($1, name), currency = COALESCE($2, currency), \
          domain = CASE WHEN $3 THEN $4 ELSE domain END \
          WHERE id = $5 AND account_id = $6 RETURNING {COLUMNS}"
     );
-    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(patch.name)
         .bind(patch.currency)
         .bind(patch.domain.is_some())
@@ -81,11 +102,17 @@ pub async fn update(tx: &mut Tx, scope: &AccountScope, id: &str, patch: &Product
         .bind(id)
         .bind(scope.account_id())
         .fetch_one(conn)
-        .await)?)
+        .await)?,
+    )
 }
 
 /// Stamps onboarding complete; true only the first time.
-pub async fn mark_onboarded(tx: &mut Tx, scope: &AccountScope, id: &str, now: Timestamp) -> StoreResult<bool> {
+pub async fn mark_onboarded(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    id: &str,
+    now: Timestamp,
+) -> StoreResult<bool> {
     let done = on_tx!(tx, conn => sqlx::query(
         "UPDATE products SET onboarded_at = $1 WHERE id = $2 AND account_id = $3 AND onboarded_at IS NULL")
         .bind(now.millis())

@@ -10,7 +10,9 @@ pub struct AccountScope {
 impl AccountScope {
     /// Only call with an account id the caller has just authenticated or created.
     pub fn trusted(account_id: impl Into<String>) -> Self {
-        Self { account_id: account_id.into() }
+        Self {
+            account_id: account_id.into(),
+        }
     }
 
     pub fn account_id(&self) -> &str {

@@ -17,7 +17,13 @@ pub struct SessionAuthRow {
     pub last_used_at: i64,
 }
 
-pub async fn insert(tx: &mut Tx, token_hash: &str, user_id: &str, account_id: &str, now: Timestamp) -> StoreResult<()> {
+pub async fn insert(
+    tx: &mut Tx,
+    token_hash: &str,
+    user_id: &str,
+    account_id: &str,
+    now: Timestamp,
+) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query(
         "INSERT INTO sessions (token_hash, user_id, account_id, created_at, last_used_at) VALUES ($1, $2, $3, $4, $4)")
         .bind(token_hash)

@@ -47,22 +47,30 @@ pub async fn insert(tx: &mut Tx, user: NewUser<'_>, now: Timestamp) -> StoreResu
 
 pub async fn find_by_email(db: &Db, email: &str) -> StoreResult<Option<UserRow>> {
     let sql = format!("SELECT {COLUMNS} FROM users WHERE email = $1");
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(email).fetch_optional(pool).await)?)
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(email).fetch_optional(pool).await)?,
+    )
 }
 
 pub async fn find_by_email_in(tx: &mut Tx, email: &str) -> StoreResult<Option<UserRow>> {
     let sql = format!("SELECT {COLUMNS} FROM users WHERE email = $1");
-    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(email).fetch_optional(conn).await)?)
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(email).fetch_optional(conn).await)?,
+    )
 }
 
 pub async fn find_in(tx: &mut Tx, id: &str) -> StoreResult<Option<UserRow>> {
     let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-    Ok(on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(conn).await)?)
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(conn).await)?,
+    )
 }
 
 pub async fn find(db: &Db, id: &str) -> StoreResult<Option<UserRow>> {
     let sql = format!("SELECT {COLUMNS} FROM users WHERE id = $1");
-    Ok(on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await)?)
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(id).fetch_optional(pool).await)?,
+    )
 }
 
 pub async fn set_verified(tx: &mut Tx, id: &str) -> StoreResult<()> {

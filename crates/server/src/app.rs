@@ -1,0 +1,156 @@
+//! Assembling the service: state from configuration, the router, and serving with graceful
+//! shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::DefaultBodyLimit;
+use axum::http::Response;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use payback_domain::{Clock, SystemClock};
+use payback_store::Db;
+use tower_governor::GovernorLayer;
+use tower_governor::errors::GovernorError;
+use tower_governor::governor::GovernorConfigBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi as _;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::mail::Mailer;
+use crate::openapi::ApiDoc;
+use crate::routes;
+use crate::state::AppState;
+
+/// Connects and migrates the database and builds the mailer.
+pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppState, ApiError> {
+    let store = Db::connect(&config.database_url)
+        .await
+        .map_err(|err| ApiError::Config(err.to_string()))?;
+    store
+        .migrate()
+        .await
+        .map_err(|err| ApiError::Config(err.to_string()))?;
+    let mailer = Mailer::from_config(&config.mail, &config.mail_from)?;
+    Ok(AppState {
+        store,
+        config: Arc::new(config),
+        clock,
+        mailer,
+    })
+}
+
+/// The state for a normal run: the wall clock.
+pub async fn state_from_config(config: Config) -> Result<AppState, ApiError> {
+    build_state(config, Arc::new(SystemClock)).await
+}
+
+/// Every route with its OpenAPI description, before state is attached.
+pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(rate_limited(
+            routes::auth::rate_limited(),
+            rate_limit_per_minute,
+        ))
+        .merge(routes::auth::router())
+        .merge(routes::keys::router())
+        .merge(routes::team::router())
+        .merge(routes::products::router())
+        .merge(routes::history::router())
+}
+
+/// The complete router: the API, `/openapi.json`, JSON fallbacks, body limit, tracing and
+/// panic safety.
+pub fn router(state: AppState) -> Router {
+    let (api, openapi) = api_routes(state.config.rate_limit_per_minute).split_for_parts();
+    let openapi_route = Router::new()
+        .route("/openapi.json", get(routes::system::openapi))
+        .with_state(Arc::new(openapi));
+    api.with_state(state.clone())
+        .merge(openapi_route)
+        .fallback(routes::system::unknown_route)
+        .method_not_allowed_fallback(routes::system::wrong_method)
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(TraceLayer::new_for_http())
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::internal("handler panicked").into_response()
+        }))
+}
+
+/// Limits `routes` to `per_minute` requests per client IP, refilled evenly over the minute,
+/// answering 429 JSON.
+fn rate_limited(routes: OpenApiRouter<AppState>, per_minute: u32) -> OpenApiRouter<AppState> {
+    let per_minute = per_minute.max(1);
+    let config = GovernorConfigBuilder::default()
+        .period(Duration::from_millis(60_000 / u64::from(per_minute)).max(Duration::from_millis(1)))
+        .burst_size(per_minute)
+        .finish();
+    let config = Arc::new(config.unwrap_or_default());
+    let limiter = config.limiter().clone();
+    // The limiter remembers every client IP it has seen; forget idle ones now and then.
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            limiter.retain_recent();
+        }
+    });
+    routes.layer(GovernorLayer::new(config).error_handler(rate_limit_response))
+}
+
+fn rate_limit_response(err: GovernorError) -> Response<Body> {
+    match err {
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            ApiError::TooManyRequests(format!("too many requests; try again in {wait_time} s"))
+                .into_response()
+        }
+        other => ApiError::internal(other).into_response(),
+    }
+}
+
+/// Serves until `shutdown` resolves, then lets in-flight requests finish.
+pub async fn serve(
+    state: AppState,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+/// Resolves on ctrl-c or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::warn!(error = %err, "cannot listen for ctrl-c");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

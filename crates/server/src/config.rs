@@ -1,0 +1,74 @@
+//! Service configuration: environment variables `PAYBACK_*`, optionally a `payback.toml` with
+//! the same keys in lower case (the environment wins).
+
+use std::net::SocketAddr;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Toml};
+use serde::Deserialize;
+
+use crate::error::ApiError;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    pub database_url: String,
+    pub listen: SocketAddr,
+    /// Base of links in emails and snippets; defaults to `http://<listen>`.
+    pub public_url: Option<String>,
+    pub operator_token: Option<String>,
+    pub operator_email: Option<String>,
+    pub staff_domain: Option<String>,
+    /// `log`, `file:DIR` or `smtp://user:pass@host:port`.
+    pub mail: String,
+    /// Address mail is sent from.
+    pub mail_from: String,
+    pub rate_limit_per_minute: u32,
+    /// Largest request body accepted, in bytes (event batches are the largest bodies).
+    pub max_body_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            database_url: "sqlite://data/payback.db".to_owned(),
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_url: None,
+            operator_token: None,
+            operator_email: None,
+            staff_domain: None,
+            mail: "log".to_owned(),
+            mail_from: "Payback <no-reply@payback.localhost>".to_owned(),
+            rate_limit_per_minute: 20,
+            max_body_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Reads `payback.toml` (when present) and then the `PAYBACK_` environment.
+    pub fn load() -> Result<Self, ApiError> {
+        Figment::new()
+            .merge(Toml::file("payback.toml"))
+            .merge(Env::prefixed("PAYBACK_"))
+            .extract()
+            .map_err(|err| ApiError::Config(err.to_string()))
+    }
+
+    pub fn public_url(&self) -> String {
+        match &self.public_url {
+            Some(url) => url.trim_end_matches('/').to_owned(),
+            None => format!("http://{}", self.listen),
+        }
+    }
+
+    /// Whether this email belongs to the platform's staff (`platform_admin`).
+    pub fn is_staff(&self, email: &str) -> bool {
+        self.staff_domain.as_deref().is_some_and(|domain| {
+            let domain = domain.trim_start_matches('@').to_ascii_lowercase();
+            email
+                .rsplit_once('@')
+                .is_some_and(|(_, host)| host == domain)
+        })
+    }
+}

@@ -1,0 +1,174 @@
+//! JSON bodies. An empty body reads as `{}` (so `POST /auth/keys` with no body works), a body
+//! with a non-JSON content type answers 415, an oversized one 413, and a body that does not fit
+//! the type answers 400 naming the field (`name: invalid type: ...`).
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body deserialized into `T`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json<T>(pub T);
+
+/// A JSON body deserialized into `T` and then checked by its `garde` rules.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValidJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for Json<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_json_body(req, state).await?;
+        parse_json(&bytes).map(Json)
+    }
+}
+
+impl<T, S> FromRequest<S> for ValidJson<T>
+where
+    T: DeserializeOwned + garde::Validate<Context = ()>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        value
+            .validate()
+            .map_err(|report| ApiError::BadRequest(describe_report(&report)))?;
+        Ok(ValidJson(value))
+    }
+}
+
+impl<T: serde::Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}
+
+async fn read_json_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    let content_type_ok = is_json_or_absent(req.headers());
+    let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge("request body too large".to_owned())
+        } else {
+            ApiError::BadRequest(format!(
+                "could not read the request body: {}",
+                rejection.body_text()
+            ))
+        }
+    })?;
+    if !bytes.is_empty() && !content_type_ok {
+        return Err(ApiError::UnsupportedMediaType(
+            "expected a JSON body with Content-Type: application/json".to_owned(),
+        ));
+    }
+    Ok(bytes)
+}
+
+fn is_json_or_absent(headers: &HeaderMap) -> bool {
+    let Some(value) = headers.get(CONTENT_TYPE) else {
+        return true;
+    };
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+/// Deserializes JSON, naming the path of the offending field in the error.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let message = strip_position(&inner);
+        if path == "." || path.is_empty() {
+            ApiError::BadRequest(format!("invalid JSON body: {message}"))
+        } else {
+            ApiError::BadRequest(format!("{path}: {message}"))
+        }
+    })
+}
+
+/// serde_json appends " at line 1 column 7"; the field path already says where.
+fn strip_position(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" at line ") {
+        Some(at) if err.line() > 0 => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
+/// `name: length is greater than 120; slug: ...`
+pub fn describe_report(report: &garde::Report) -> String {
+    report
+        .iter()
+        .map(|(path, error)| {
+            let path = path.to_string();
+            if path.is_empty() {
+                error.to_string()
+            } else {
+                format!("{path}: {error}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `deserialize_with` helper distinguishing an absent field (`None`) from an explicit `null`
+/// (`Some(None)`), for edits where null clears a value.
+pub fn double_option<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Sample {
+        #[allow(dead_code)]
+        name: String,
+    }
+
+    #[test]
+    fn names_the_field_and_drops_positions() {
+        let err = parse_json::<Sample>(br#"{"name": 5}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "name: invalid type: integer `5`, expected a string"
+        );
+        let err = parse_json::<Sample>(b"{}").unwrap_err();
+        assert_eq!(err.to_string(), "invalid JSON body: missing field `name`");
+        let err = parse_json::<Sample>(b"{nope").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid JSON body: key must be a string"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,10 @@
+//! Request extractors: our own JSON and query extractors (so every rejection is a JSON error
+//! naming the problem) and the auth levels of the spec (B, O, S, operator).
+
+pub mod auth;
+pub mod json;
+pub mod query;
+
+pub use auth::{Caller, Owner, Person, Principal, SessionCaller};
+pub use json::{Json, ValidJson};
+pub use query::{Query, Window};

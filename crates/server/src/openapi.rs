@@ -1,0 +1,35 @@
+//! The OpenAPI document's frame (title, version, security scheme). Paths and schemas are
+//! collected from the handlers by `utoipa-axum` as routes are registered.
+
+use utoipa::Modify;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    info(
+        title = "Payback",
+        version = "0.2.0",
+        description = "Did this spend pay back? Per product: ad spend, funnel events and revenue joined, \
+                       with CAC, LTV, attribution and an approval queue in which only humans decide."
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(crate::error::ErrorBody))
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some("An account API key `svc_live_...`, a session token `svc_sess_...` or the operator token"))
+                    .build(),
+            ),
+        );
+    }
+}

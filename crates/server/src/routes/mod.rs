@@ -1,0 +1,17 @@
+//! HTTP routes: each module parses requests, calls a service and answers. No business rules.
+
+pub mod auth;
+pub mod history;
+pub mod keys;
+pub mod products;
+pub mod system;
+pub mod team;
+
+/// OpenAPI tag names, one per resource family.
+pub mod tags {
+    pub const AUTH: &str = "account access";
+    pub const TEAM: &str = "team";
+    pub const PRODUCTS: &str = "products and portfolio";
+    pub const HISTORY: &str = "history";
+    pub const SYSTEM: &str = "system";
+}

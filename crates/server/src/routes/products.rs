@@ -1,0 +1,145 @@
+//! Products and the portfolio.
+
+use axum::extract::{Path, State};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::json::double_option;
+use crate::extract::{Caller, Json, ValidJson};
+use crate::routes::tags;
+use crate::services::products::{
+    self, CreatedProduct, EditedProduct, NewProductInput, ProductEdit, ProductView,
+};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(portfolio))
+        .routes(routes!(create_product))
+        .routes(routes!(get_product, update_product))
+        .routes(routes!(onboarding_complete))
+}
+
+/// One row per product; operators see every account.
+#[utoipa::path(get, path = "/portfolio", tag = tags::PRODUCTS, security(("bearer" = [])),
+    responses((status = 200, body = Vec<ProductView>), (status = 401, body = ErrorBody)))]
+async fn portfolio(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<Vec<ProductView>>> {
+    Ok(Json(products::portfolio(&state, &caller).await?))
+}
+
+fn valid_slug(slug: &str, _: &()) -> garde::Result {
+    payback_domain::validation::check_slug(slug).map_err(garde::Error::new)
+}
+
+fn valid_currency(currency: &Option<String>, _: &()) -> garde::Result {
+    match currency {
+        Some(code) => payback_domain::validation::normalize_currency(code)
+            .map(drop)
+            .map_err(garde::Error::new),
+        None => Ok(()),
+    }
+}
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+pub struct CreateProductRequest {
+    /// 1-120 characters.
+    #[garde(length(chars, min = 1, max = 120))]
+    name: String,
+    /// 2-60 characters, `^[a-z0-9][a-z0-9-]*[a-z0-9]$`; unique in the account and immutable.
+    #[garde(custom(valid_slug))]
+    slug: String,
+    /// At most 255 characters; a URL is reduced to its host.
+    #[garde(length(chars, max = 255))]
+    domain: Option<String>,
+    /// Three letters; default `USD`.
+    #[garde(custom(valid_currency))]
+    currency: Option<String>,
+}
+
+/// Creates a product in the caller's account.
+#[utoipa::path(post, path = "/products", tag = tags::PRODUCTS, security(("bearer" = [])), request_body = CreateProductRequest,
+    responses((status = 200, body = CreatedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn create_product(
+    State(state): State<AppState>,
+    caller: Caller,
+    ValidJson(body): ValidJson<CreateProductRequest>,
+) -> ApiResult<Json<CreatedProduct>> {
+    let input = NewProductInput {
+        name: body.name,
+        slug: body.slug,
+        domain: body.domain,
+        currency: body.currency,
+    };
+    Ok(Json(products::create(&state, &caller, input).await?))
+}
+
+/// A product row.
+#[utoipa::path(get, path = "/products/{slug}", tag = tags::PRODUCTS, security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = ProductView), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn get_product(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<ProductView>> {
+    Ok(Json(products::row(&state, &caller, &slug).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct UpdateProductRequest {
+    /// 1-120 characters.
+    name: Option<String>,
+    /// Three letters.
+    currency: Option<String>,
+    /// A string sets the domain, null clears it, absent leaves it.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    domain: Option<Option<String>>,
+}
+
+/// Edits a product's name, currency or domain (at least one). The slug never changes.
+#[utoipa::path(post, path = "/products/{slug}", tag = tags::PRODUCTS, security(("bearer" = [])), request_body = UpdateProductRequest,
+    params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = EditedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn update_product(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+    Json(body): Json<UpdateProductRequest>,
+) -> ApiResult<Json<EditedProduct>> {
+    let edit = ProductEdit {
+        name: body.name,
+        currency: body.currency,
+        domain: body.domain,
+    };
+    Ok(Json(products::update(&state, &caller, &slug, edit).await?))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OnboardingResponse {
+    ok: bool,
+    /// True only for the first call per product (which notifies the operator).
+    first_time: bool,
+}
+
+/// Marks the product's onboarding complete.
+#[utoipa::path(post, path = "/products/{slug}/onboarding-complete", tag = tags::PRODUCTS, security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = OnboardingResponse), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn onboarding_complete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<OnboardingResponse>> {
+    let first_time = products::onboarding_complete(&state, &caller, &slug).await?;
+    Ok(Json(OnboardingResponse {
+        ok: true,
+        first_time,
+    }))
+}

@@ -1,0 +1,104 @@
+//! Writing and reading the audit history.
+
+use payback_domain::{Actor, Timestamp};
+use payback_store::history::{self, EventRow, HistoryQuery, NewEvent};
+use payback_store::products::ProductRow;
+use payback_store::{Tx, Visibility};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::ApiResult;
+use crate::extract::Window;
+use crate::state::AppState;
+
+/// Records `action` on `product` by `actor`, inside the caller's transaction.
+pub async fn record_product(
+    tx: &mut Tx,
+    actor: &Actor,
+    product: &ProductRow,
+    action: &str,
+    payload: serde_json::Value,
+    now: Timestamp,
+) -> ApiResult<()> {
+    let event = NewEvent {
+        product: Some((&product.id, &product.slug)),
+        subject_ref: Some(&product.id),
+        payload,
+        ..NewEvent::new(&product.account_id, actor, action)
+    };
+    history::record(tx, event, now).await?;
+    Ok(())
+}
+
+/// Records an account-level `action` about `subject`.
+pub async fn record_account(
+    tx: &mut Tx,
+    actor: &Actor,
+    account_id: &str,
+    action: &str,
+    subject_ref: Option<&str>,
+    payload: serde_json::Value,
+    now: Timestamp,
+) -> ApiResult<()> {
+    let event = NewEvent {
+        subject_ref,
+        payload,
+        ..NewEvent::new(account_id, actor, action)
+    };
+    history::record(tx, event, now).await?;
+    Ok(())
+}
+
+/// The spec's History event.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryEvent {
+    pub id: i64,
+    pub occurred_at: String,
+    pub actor: String,
+    pub via: String,
+    pub action: String,
+    pub product_slug: Option<String>,
+    pub subject_ref: Option<String>,
+    pub card_headline: Option<String>,
+    pub card_type: Option<String>,
+    #[schema(value_type = Object)]
+    pub payload: serde_json::Value,
+}
+
+impl From<EventRow> for HistoryEvent {
+    fn from(row: EventRow) -> Self {
+        Self {
+            id: row.id,
+            occurred_at: Timestamp::from_millis(row.occurred_at).to_rfc3339(),
+            actor: row.actor,
+            via: row.via,
+            action: row.action,
+            product_slug: row.product_slug,
+            subject_ref: row.subject_ref,
+            card_headline: row.card_headline,
+            card_type: row.card_type,
+            payload: serde_json::from_str(&row.payload).unwrap_or(serde_json::Value::Null),
+        }
+    }
+}
+
+/// Events newest first. Tenants never see sign-ins; operators see everything.
+pub async fn list(
+    state: &AppState,
+    visibility: &Visibility,
+    product_id: Option<&str>,
+    window: Window,
+) -> ApiResult<Vec<HistoryEvent>> {
+    let query = HistoryQuery {
+        visibility,
+        product_id,
+        since: window.since(state.clock.now()),
+        limit: window.limit,
+        include_logins: matches!(visibility, Visibility::AllAccounts),
+    };
+    Ok(history::list(&state.store, &query)
+        .await?
+        .into_iter()
+        .map(HistoryEvent::from)
+        .collect())
+}

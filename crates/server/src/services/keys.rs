@@ -1,0 +1,108 @@
+//! Account API keys: the credential agents hold.
+
+use payback_domain::Timestamp;
+use payback_store::api_keys::{self, NewApiKey};
+use serde::Serialize;
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::crypto::{API_KEY_PREFIX, new_token, token_hash};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Caller;
+use crate::services::audit;
+use crate::state::AppState;
+
+/// Characters of a key kept for display (`svc_live_` plus four).
+const SHOWN_PREFIX_LEN: usize = API_KEY_PREFIX.len() + 4;
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ApiKeyItem {
+    pub id: String,
+    pub name: String,
+    pub prefix: String,
+    pub created_at: String,
+    pub last_used_at: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedKey {
+    pub id: String,
+    pub name: String,
+    /// The full key; shown exactly once.
+    pub key: String,
+}
+
+pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ApiKeyItem>> {
+    let rows = api_keys::list(&state.store, caller.scope()?).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| ApiKeyItem {
+            id: row.id,
+            name: row.name,
+            prefix: row.prefix,
+            created_at: Timestamp::from_millis(row.created_at).to_rfc3339(),
+            last_used_at: row
+                .last_used_at
+                .map(|at| Timestamp::from_millis(at).to_rfc3339()),
+        })
+        .collect())
+}
+
+pub async fn create(
+    state: &AppState,
+    caller: &Caller,
+    name: Option<&str>,
+) -> ApiResult<CreatedKey> {
+    let name = name.map(str::trim).unwrap_or("default");
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(ApiError::bad_request("name: must be 1-80 characters"));
+    }
+    let scope = caller.scope()?;
+    let key = new_token(API_KEY_PREFIX);
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let new_key = NewApiKey {
+        name,
+        prefix: &key[..SHOWN_PREFIX_LEN],
+        key_hash: &token_hash(&key),
+    };
+    let id = api_keys::insert(&mut tx, scope, new_key, now).await?;
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "api_key.create",
+        Some(&id),
+        json!({ "name": name }),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(CreatedKey {
+        id,
+        name: name.to_owned(),
+        key,
+    })
+}
+
+pub async fn revoke(state: &AppState, caller: &Caller, id: &str) -> ApiResult<()> {
+    let scope = caller.scope()?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let revoked = api_keys::revoke(&mut tx, scope, id, now)
+        .await?
+        .ok_or_else(|| ApiError::not_found("API key"))?;
+    let payload = json!({ "name": revoked.name, "prefix": revoked.prefix });
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "api_key.revoke",
+        Some(id),
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

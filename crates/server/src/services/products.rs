@@ -1,0 +1,280 @@
+//! Products and the portfolio.
+
+use payback_domain::validation::normalize_currency;
+use payback_domain::{GateResult, ProductStage, Timestamp};
+use payback_store::products::{self, NewProduct, ProductPatch, ProductRow};
+use payback_store::{AccountScope, accounts};
+use serde::Serialize;
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Caller;
+use crate::mail::messages;
+use crate::services::audit;
+use crate::state::AppState;
+
+/// The spec's Product row (portfolio row). Spend, volume and revenue columns are computed from
+/// ingested data; with nothing ingested they are 0, and CAC, LTV and LTV:CAC are null.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductView {
+    pub product_id: String,
+    pub slug: String,
+    pub name: String,
+    pub stage: ProductStage,
+    pub currency: String,
+    pub domain: Option<String>,
+    pub gate_result: Option<GateResult>,
+    pub gate_due_date: Option<String>,
+    pub spend_7d_cents: i64,
+    pub spend_30d_cents: i64,
+    pub spend_prev_30d_cents: i64,
+    pub visits_30d: i64,
+    pub leads_30d: i64,
+    pub customers_30d: i64,
+    pub revenue_30d_cents: i64,
+    pub revenue_prev_30d_cents: i64,
+    pub cac_cents: Option<i64>,
+    pub ltv_cents: Option<i64>,
+    pub ltv_cac: Option<f64>,
+    pub pending_cards: i64,
+}
+
+impl ProductView {
+    fn new(row: ProductRow) -> Self {
+        Self {
+            product_id: row.id,
+            slug: row.slug,
+            name: row.name,
+            stage: ProductStage::parse(&row.stage).unwrap_or(ProductStage::Validation),
+            currency: row.currency,
+            domain: row.domain,
+            gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
+            gate_due_date: row.gate_due_date,
+            // No ingestion exists yet, so there is nothing to sum: these are true zeros, and
+            // the ratios are null by the metric definitions (no customers, no revenue).
+            spend_7d_cents: 0,
+            spend_30d_cents: 0,
+            spend_prev_30d_cents: 0,
+            visits_30d: 0,
+            leads_30d: 0,
+            customers_30d: 0,
+            revenue_30d_cents: 0,
+            revenue_prev_30d_cents: 0,
+            cac_cents: None,
+            ltv_cents: None,
+            ltv_cac: None,
+            pending_cards: 0,
+        }
+    }
+}
+
+/// `{id, slug, name, currency, stage}` after creation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedProduct {
+    pub id: String,
+    pub slug: String,
+    pub name: String,
+    pub currency: String,
+    pub stage: ProductStage,
+}
+
+/// `{id, slug, name, currency, domain}` after an edit.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EditedProduct {
+    pub id: String,
+    pub slug: String,
+    pub name: String,
+    pub currency: String,
+    pub domain: Option<String>,
+}
+
+/// Loads a product of the caller's account by slug, or 404.
+pub async fn find(state: &AppState, scope: &AccountScope, slug: &str) -> ApiResult<ProductRow> {
+    products::find_by_slug(&state.store, scope, slug)
+        .await?
+        .ok_or_else(|| ApiError::not_found("product"))
+}
+
+/// `https://www.Example.com/path` -> `www.example.com`; empty means none.
+pub fn normalize_domain(domain: &str) -> Option<String> {
+    let trimmed = domain.trim();
+    let without_scheme = trimmed.split_once("://").map_or(trimmed, |(_, rest)| rest);
+    let host = without_scheme
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default();
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+pub struct NewProductInput {
+    pub name: String,
+    pub slug: String,
+    pub domain: Option<String>,
+    pub currency: Option<String>,
+}
+
+pub async fn create(
+    state: &AppState,
+    caller: &Caller,
+    input: NewProductInput,
+) -> ApiResult<CreatedProduct> {
+    let scope = caller.scope()?;
+    let currency = match &input.currency {
+        Some(code) => normalize_currency(code)
+            .map_err(|msg| ApiError::bad_request(format!("currency: {msg}")))?,
+        None => "USD".to_owned(),
+    };
+    let domain = input.domain.as_deref().and_then(normalize_domain);
+    let name = input.name.trim();
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let new = NewProduct {
+        slug: &input.slug,
+        name,
+        currency: &currency,
+        domain: domain.as_deref(),
+    };
+    let row = products::insert(&mut tx, scope, new, now).await?;
+    let payload = json!({ "name": row.name, "currency": row.currency, "domain": row.domain });
+    audit::record_product(
+        &mut tx,
+        &caller.actor(),
+        &row,
+        "product.create",
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(CreatedProduct {
+        id: row.id,
+        slug: row.slug,
+        name: row.name,
+        currency: row.currency,
+        stage: ProductStage::Validation,
+    })
+}
+
+pub struct ProductEdit {
+    pub name: Option<String>,
+    pub currency: Option<String>,
+    pub domain: Option<Option<String>>,
+}
+
+pub async fn update(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    edit: ProductEdit,
+) -> ApiResult<EditedProduct> {
+    let scope = caller.scope()?;
+    let product = find(state, scope, slug).await?;
+    if edit.name.is_none() && edit.currency.is_none() && edit.domain.is_none() {
+        return Err(ApiError::bad_request(
+            "nothing to update: send name, currency or domain",
+        ));
+    }
+    let name = edit.name.as_deref().map(str::trim);
+    if name.is_some_and(|n| n.is_empty() || n.chars().count() > 120) {
+        return Err(ApiError::bad_request("name: must be 1-120 characters"));
+    }
+    let currency = edit
+        .currency
+        .as_deref()
+        .map(normalize_currency)
+        .transpose()
+        .map_err(|msg| ApiError::bad_request(format!("currency: {msg}")))?;
+    if edit
+        .domain
+        .as_ref()
+        .and_then(Option::as_ref)
+        .is_some_and(|d| d.chars().count() > 255)
+    {
+        return Err(ApiError::bad_request(
+            "domain: must be at most 255 characters",
+        ));
+    }
+    let domain = edit.domain.map(|d| d.as_deref().and_then(normalize_domain));
+    let patch = ProductPatch {
+        name,
+        currency: currency.as_deref(),
+        domain: domain.as_ref().map(Option::as_deref),
+    };
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let row = products::update(&mut tx, scope, &product.id, &patch).await?;
+    let payload = json!({
+        "before": { "name": product.name, "currency": product.currency, "domain": product.domain },
+        "after": { "name": row.name, "currency": row.currency, "domain": row.domain },
+    });
+    audit::record_product(
+        &mut tx,
+        &caller.actor(),
+        &row,
+        "product.update",
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(EditedProduct {
+        id: row.id,
+        slug: row.slug,
+        name: row.name,
+        currency: row.currency,
+        domain: row.domain,
+    })
+}
+
+pub async fn row(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<ProductView> {
+    Ok(ProductView::new(find(state, caller.scope()?, slug).await?))
+}
+
+/// One row per product; operators see every account's products.
+pub async fn portfolio(state: &AppState, caller: &Caller) -> ApiResult<Vec<ProductView>> {
+    let visibility = caller.visibility()?;
+    Ok(products::list(&state.store, &visibility)
+        .await?
+        .into_iter()
+        .map(ProductView::new)
+        .collect())
+}
+
+/// Stamps onboarding complete. The first call per product is audited and notifies the
+/// operator; replays answer `false` and notify nobody.
+pub async fn onboarding_complete(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<bool> {
+    let scope = caller.scope()?;
+    let product = find(state, scope, slug).await?;
+    let now: Timestamp = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let first_time = products::mark_onboarded(&mut tx, scope, &product.id, now).await?;
+    if first_time {
+        audit::record_product(
+            &mut tx,
+            &caller.actor(),
+            &product,
+            "product.onboarding_complete",
+            json!({}),
+            now,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    if first_time {
+        if let Some(operator) = &state.config.operator_email {
+            let account = accounts::find(&state.store, scope.account_id()).await?;
+            let account_name = account.map(|a| a.name).unwrap_or_default();
+            state
+                .mailer
+                .send(messages::onboarding_complete(
+                    operator,
+                    &product.name,
+                    &product.slug,
+                    &account_name,
+                ))
+                .await;
+        }
+    }
+    Ok(first_time)
+}

@@ -1,0 +1,373 @@
+//! The team of an account: invitations, guard rails on disabling and demoting owners.
+
+use payback_domain::validation::{check_email, check_password, normalize_email};
+use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
+use payback_store::members::MemberRow;
+use payback_store::one_time_tokens::{self, Purpose};
+use payback_store::users::NewUser;
+use payback_store::{AccountScope, accounts, members, sessions, users};
+use serde::Serialize;
+use serde_json::json;
+use utoipa::ToSchema;
+
+use crate::crypto::{hash_password, token_hash};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{Caller, Person};
+use crate::mail::messages;
+use crate::services::signup::LINK_VALIDITY_MS;
+use crate::services::{audit, sessions as session_service, signup};
+use crate::state::AppState;
+use crate::views::LoginResponse;
+
+/// The spec's Team member; `id` is the person's id.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TeamMember {
+    pub id: String,
+    pub email: String,
+    pub name: Option<String>,
+    pub member_role: MemberRole,
+    pub status: MemberStatus,
+    pub created_at: String,
+    pub last_seen_at: Option<String>,
+}
+
+impl From<MemberRow> for TeamMember {
+    fn from(row: MemberRow) -> Self {
+        Self {
+            member_role: row.role(),
+            status: row.status(),
+            id: row.user_id,
+            email: row.email,
+            name: row.name,
+            created_at: Timestamp::from_millis(row.created_at).to_rfc3339(),
+            last_seen_at: row
+                .last_seen_at
+                .map(|at| Timestamp::from_millis(at).to_rfc3339()),
+        }
+    }
+}
+
+pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<TeamMember>> {
+    Ok(members::list(&state.store, caller.scope()?)
+        .await?
+        .into_iter()
+        .map(TeamMember::from)
+        .collect())
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Invitation {
+    pub ok: bool,
+    pub user_id: String,
+    pub invite_url: String,
+    pub expires_in_hours: i64,
+    /// The email already had a login before this invitation.
+    pub already_registered: bool,
+}
+
+/// Invites an email. A new email becomes a person without a password; an existing login gets a
+/// pending membership. Inviting someone already invited issues a fresh link (the old one stops
+/// working); an active or disabled member answers 409.
+pub async fn invite(
+    state: &AppState,
+    caller: &Caller,
+    owner: &Person,
+    email: &str,
+    role: MemberRole,
+) -> ApiResult<Invitation> {
+    let email = normalize_email(email);
+    check_email(&email).map_err(|msg| ApiError::bad_request(format!("email: {msg}")))?;
+    let scope = caller.scope()?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let existing = users::find_by_email_in(&mut tx, &email).await?;
+    let already_registered = existing.as_ref().is_some_and(|u| u.password_hash.is_some());
+    let user_id = match existing {
+        Some(user) => {
+            match members::find_in(&mut tx, scope, &user.id).await? {
+                Some(member) if member.status() != MemberStatus::Invited => {
+                    return Err(ApiError::Conflict(
+                        "already a member of this account".to_owned(),
+                    ));
+                }
+                Some(_) => members::set_role(&mut tx, scope, &user.id, role).await?,
+                None => {
+                    members::insert(&mut tx, scope, &user.id, role, MemberStatus::Invited, now)
+                        .await?
+                }
+            }
+            user.id
+        }
+        None => {
+            let new_user = NewUser {
+                email: &email,
+                password_hash: None,
+                name: None,
+                verified: false,
+                signup_meta: None,
+            };
+            let user_id = users::insert(&mut tx, new_user, now).await?;
+            members::insert(&mut tx, scope, &user_id, role, MemberStatus::Invited, now).await?;
+            user_id
+        }
+    };
+    let (token, _) = signup::mint_link_token(
+        &mut tx,
+        Purpose::Invite,
+        &user_id,
+        Some(scope.account_id()),
+        now,
+    )
+    .await?;
+    let payload = json!({ "email": email, "member_role": role });
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "team.invite",
+        Some(&user_id),
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    let account = accounts::find(&state.store, scope.account_id())
+        .await?
+        .ok_or_else(|| ApiError::not_found("account"))?;
+    let invite_url = format!("{}/#/invite/{token}", state.config.public_url());
+    state
+        .mailer
+        .send(messages::invite(
+            &email,
+            &account.name,
+            &owner.email,
+            &invite_url,
+        ))
+        .await;
+    Ok(Invitation {
+        ok: true,
+        user_id,
+        invite_url,
+        expires_in_hours: LINK_VALIDITY_MS / payback_domain::HOUR_MS,
+        already_registered,
+    })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InviteInfo {
+    pub email: String,
+    pub account_name: String,
+    /// True when the invitee has no password yet and must choose one to accept.
+    pub needs_password: bool,
+}
+
+/// What an invite is for; the token is not consumed.
+pub async fn invite_info(state: &AppState, token: &str) -> ApiResult<InviteInfo> {
+    let row = one_time_tokens::peek(
+        &state.store,
+        &token_hash(token),
+        Purpose::Invite,
+        state.clock.now(),
+    )
+    .await?
+    .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
+    let user = users::find(&state.store, &row.user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("person"))?;
+    let account_id = row.account_id.unwrap_or_default();
+    let account = accounts::find(&state.store, &account_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("account"))?;
+    Ok(InviteInfo {
+        email: user.email,
+        account_name: account.name,
+        needs_password: user.password_hash.is_none(),
+    })
+}
+
+/// Accepts an invite: the membership becomes active, the email counts as proven, and a session
+/// in the inviting account is returned.
+pub async fn accept_invite(
+    state: &AppState,
+    token: &str,
+    password: Option<String>,
+    name: Option<String>,
+) -> ApiResult<LoginResponse> {
+    if let Some(name) = &name {
+        if name.chars().count() > 80 {
+            return Err(ApiError::bad_request("name: must be at most 80 characters"));
+        }
+    }
+    if let Some(password) = &password {
+        check_password(password)
+            .map_err(|msg| ApiError::bad_request(format!("password: {msg}")))?;
+    }
+    let now = state.clock.now();
+    let hash = token_hash(token);
+    let peeked = one_time_tokens::peek(&state.store, &hash, Purpose::Invite, now)
+        .await?
+        .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
+    let invitee = users::find(&state.store, &peeked.user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("person"))?;
+    let new_hash = match (&invitee.password_hash, password) {
+        (None, None) => {
+            return Err(ApiError::bad_request(
+                "password: required to accept this invite (10-200 characters)",
+            ));
+        }
+        (None, Some(password)) => Some(hash_password(password).await?),
+        // An existing login keeps its password; one sent along is ignored rather than silently
+        // replacing it through an invite link.
+        (Some(_), _) => None,
+    };
+    let mut tx = state.store.begin().await?;
+    let row = one_time_tokens::consume(&mut tx, &hash, Purpose::Invite, now)
+        .await?
+        .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
+    let account_id = row
+        .account_id
+        .ok_or_else(|| ApiError::internal("invite token without account"))?;
+    let scope = AccountScope::trusted(account_id.clone());
+    if let Some(new_hash) = &new_hash {
+        users::set_password_hash(&mut tx, &row.user_id, new_hash).await?;
+    }
+    if let Some(name) = name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        users::set_name(&mut tx, &row.user_id, Some(name)).await?;
+    }
+    users::set_verified(&mut tx, &row.user_id).await?;
+    members::accept(&mut tx, &scope, &row.user_id, now).await?;
+    let session = session_service::open_session(&mut tx, &row.user_id, &account_id, now).await?;
+    let actor = Actor::human(invitee.email.clone(), Via::Dashboard);
+    audit::record_account(
+        &mut tx,
+        &actor,
+        &account_id,
+        "team.accept_invite",
+        Some(&row.user_id),
+        json!({}),
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    session_service::login_response(state, session, &row.user_id, &account_id).await
+}
+
+/// Loads the member or answers 404; the guard rails read it inside the same transaction.
+async fn member_or_404(
+    tx: &mut payback_store::Tx,
+    scope: &AccountScope,
+    user_id: &str,
+) -> ApiResult<MemberRow> {
+    members::find_in(tx, scope, user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("member"))
+}
+
+/// Disables a member and revokes their sessions in this account at once. You cannot disable
+/// yourself, nor the last active owner.
+pub async fn disable(
+    state: &AppState,
+    caller: &Caller,
+    owner: &Person,
+    user_id: &str,
+) -> ApiResult<()> {
+    let scope = caller.scope()?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let member = member_or_404(&mut tx, scope, user_id).await?;
+    if user_id == owner.user_id {
+        return Err(ApiError::bad_request("you cannot disable yourself"));
+    }
+    if member.status() == MemberStatus::Disabled {
+        return Err(ApiError::bad_request("member is already disabled"));
+    }
+    if member.role() == MemberRole::Owner
+        && member.status() == MemberStatus::Active
+        && members::count_active_owners(&mut tx, scope).await? <= 1
+    {
+        return Err(ApiError::bad_request(
+            "the last active owner cannot be disabled",
+        ));
+    }
+    members::set_status(&mut tx, scope, user_id, MemberStatus::Disabled).await?;
+    let revoked = sessions::delete_for_member(&mut tx, user_id, scope.account_id()).await?;
+    let payload = json!({ "email": member.email, "sessions_revoked": revoked });
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "team.disable",
+        Some(user_id),
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Enables a disabled member: `active` again if they had accepted, otherwise back to `invited`.
+pub async fn enable(state: &AppState, caller: &Caller, user_id: &str) -> ApiResult<MemberStatus> {
+    let scope = caller.scope()?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let member = member_or_404(&mut tx, scope, user_id).await?;
+    if member.status() != MemberStatus::Disabled {
+        return Err(ApiError::bad_request("member is not disabled"));
+    }
+    let status = if member.accepted_at.is_some() {
+        MemberStatus::Active
+    } else {
+        MemberStatus::Invited
+    };
+    members::set_status(&mut tx, scope, user_id, status).await?;
+    let payload = json!({ "email": member.email, "status": status });
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "team.enable",
+        Some(user_id),
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(status)
+}
+
+/// Changes a member's role; the last active owner cannot be demoted.
+pub async fn set_role(
+    state: &AppState,
+    caller: &Caller,
+    user_id: &str,
+    role: MemberRole,
+) -> ApiResult<()> {
+    let scope = caller.scope()?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let member = member_or_404(&mut tx, scope, user_id).await?;
+    let demoting_active_owner = member.role() == MemberRole::Owner
+        && role != MemberRole::Owner
+        && member.status() == MemberStatus::Active;
+    if demoting_active_owner && members::count_active_owners(&mut tx, scope).await? <= 1 {
+        return Err(ApiError::bad_request(
+            "the last active owner cannot be demoted",
+        ));
+    }
+    members::set_role(&mut tx, scope, user_id, role).await?;
+    let payload = json!({ "email": member.email, "from": member.role(), "to": role });
+    audit::record_account(
+        &mut tx,
+        &caller.actor(),
+        scope.account_id(),
+        "team.role",
+        Some(user_id),
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! Everything a request handler may touch, passed explicitly; there is no global state.
+
+use std::sync::Arc;
+
+use payback_domain::Clock;
+use payback_store::Db;
+
+use crate::config::Config;
+use crate::mail::Mailer;
+
+#[derive(Clone, Debug)]
+pub struct AppState {
+    pub store: Db,
+    pub config: Arc<Config>,
+    pub clock: Arc<dyn Clock>,
+    pub mailer: Mailer,
+}
