@@ -96,3 +96,13 @@ pub struct Ok {
 impl Ok {
     pub const YES: Ok = Ok { ok: true };
 }
+
+/// A `302 Found` redirect (axum's `Redirect` offers only 303, 307 and 308; the spec says 302).
+pub fn found(location: &str) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        axum::http::StatusCode::FOUND,
+        [(axum::http::header::LOCATION, location.to_owned())],
+    )
+        .into_response()
+}

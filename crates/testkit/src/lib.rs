@@ -1,1 +1,31 @@
+//! Test support: [`TestApp::spawn`] runs the real router over HTTP on port 0 against a fresh
+//! SQLite file or a fresh PostgreSQL database, with an injected clock and file-captured mail.
 
+mod app;
+mod mail;
+mod postgres;
+mod reply;
+
+pub use app::{Backend, Session, TestApp};
+pub use mail::ReceivedMail;
+pub use reply::Reply;
+
+/// Expands each named `async fn(TestApp)` into one test per backend:
+/// `name::sqlite` and `name::postgres`.
+#[macro_export]
+macro_rules! backend_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test]
+                async fn sqlite() {
+                    super::$name($crate::TestApp::spawn($crate::Backend::Sqlite).await).await
+                }
+                #[tokio::test]
+                async fn postgres() {
+                    super::$name($crate::TestApp::spawn($crate::Backend::Postgres).await).await
+                }
+            }
+        )*
+    };
+}

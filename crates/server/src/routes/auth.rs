@@ -2,7 +2,7 @@
 //! invites.
 
 use axum::extract::State;
-use axum::response::Redirect;
+use axum::response::Response;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -16,7 +16,7 @@ use crate::services::signup::{AgentSignup, ClaimInfo, ClaimLink, Signup};
 use crate::services::team::InviteInfo;
 use crate::services::{sessions, signup, team, workspaces};
 use crate::state::AppState;
-use crate::views::{AccountView, LoginResponse, Ok, WorkspaceItem, WorkspaceSwitch};
+use crate::views::{AccountView, LoginResponse, Ok, WorkspaceItem, WorkspaceSwitch, found};
 
 /// Routes limited per client IP (signup, lead capture, agent signup, login).
 pub fn rate_limited() -> OpenApiRouter<AppState> {
@@ -175,9 +175,9 @@ async fn claim_complete(
 async fn verify(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
-) -> ApiResult<Redirect> {
+) -> ApiResult<Response> {
     signup::verify_email(&state, &query.token).await?;
-    Ok(Redirect::to(&format!(
+    Ok(found(&format!(
         "{}/#/login?verified=1",
         state.config.public_url()
     )))

@@ -1,0 +1,258 @@
+//! [`TestApp`]: the real service on a loopback port, one per test.
+
+use std::sync::Arc;
+
+use payback_domain::{ManualClock, Timestamp};
+use payback_server::{AppState, Config};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::mail::{self, ReceivedMail};
+use crate::postgres;
+use crate::reply::Reply;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A signed-in person: their session token and account.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub token: String,
+    pub email: String,
+    pub account_id: String,
+    pub user_id: String,
+}
+
+pub struct TestApp {
+    pub base_url: String,
+    pub client: reqwest::Client,
+    pub clock: ManualClock,
+    pub state: AppState,
+    pub backend: Backend,
+    pub operator_token: String,
+    mail_dir: tempfile::TempDir,
+    _sqlite_dir: Option<tempfile::TempDir>,
+    postgres_database: Option<String>,
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+/// Tests start at a fixed, ordinary instant: 2026-11-21T12:00:00Z.
+pub const TEST_START: Timestamp = Timestamp::from_millis(1_795_262_400_000);
+
+pub const TEST_PASSWORD: &str = "correct horse battery";
+
+impl TestApp {
+    pub async fn spawn(backend: Backend) -> Self {
+        Self::spawn_with(backend, |_| {}).await
+    }
+
+    /// Spawns the service after `configure` has adjusted the test configuration.
+    pub async fn spawn_with(backend: Backend, configure: impl FnOnce(&mut Config)) -> Self {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mail_dir = tempfile::tempdir().expect("mail dir");
+        let (database_url, sqlite_dir, postgres_database) = match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("sqlite dir");
+                (
+                    format!("sqlite://{}/payback.db", dir.path().display()),
+                    Some(dir),
+                    None,
+                )
+            }
+            Backend::Postgres => {
+                let (name, url) = postgres::create_database().await;
+                (url, None, Some(name))
+            }
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let operator_token = format!("op-{}", uuid::Uuid::new_v4().simple());
+        let mut config = Config {
+            database_url,
+            listen: addr,
+            public_url: Some(format!("http://{addr}")),
+            operator_token: Some(operator_token.clone()),
+            operator_email: Some("ops@payback.test".to_owned()),
+            mail: format!("file:{}", mail_dir.path().display()),
+            rate_limit_per_minute: 10_000,
+            ..Config::default()
+        };
+        configure(&mut config);
+        let clock = ManualClock::starting_at(TEST_START);
+        let state = payback_server::build_state(config, Arc::new(clock.clone()))
+            .await
+            .expect("state");
+        let (shutdown, on_shutdown) = oneshot::channel::<()>();
+        let served = state.clone();
+        tokio::spawn(async move {
+            let _ = payback_server::serve(served, listener, async move {
+                let _ = on_shutdown.await;
+            })
+            .await;
+        });
+        Self {
+            base_url: format!("http://{addr}"),
+            client: reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .expect("client"),
+            clock,
+            state,
+            backend,
+            operator_token,
+            mail_dir,
+            _sqlite_dir: sqlite_dir,
+            postgres_database,
+            shutdown: Some(shutdown),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    fn with_auth(builder: reqwest::RequestBuilder, token: Option<&str>) -> reqwest::RequestBuilder {
+        match token {
+            Some(token) => builder.bearer_auth(token),
+            None => builder,
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        let request = Self::with_auth(self.client.get(self.url(path)), token);
+        Reply::read(request.send().await.expect("GET")).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        let request = Self::with_auth(self.client.post(self.url(path)), token).json(&body);
+        Reply::read(request.send().await.expect("POST")).await
+    }
+
+    /// A POST with a raw body and content type, for malformed-input tests.
+    pub async fn post_raw(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        content_type: &str,
+        body: impl Into<reqwest::Body>,
+    ) -> Reply {
+        let request = Self::with_auth(self.client.post(self.url(path)), token)
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .body(body);
+        Reply::read(request.send().await.expect("POST")).await
+    }
+
+    pub async fn request(&self, method: reqwest::Method, path: &str, token: Option<&str>) -> Reply {
+        let request = Self::with_auth(self.client.request(method, self.url(path)), token);
+        Reply::read(request.send().await.expect("request")).await
+    }
+
+    /// Every mail sent so far, oldest first.
+    pub fn mails(&self) -> Vec<ReceivedMail> {
+        mail::read_all(self.mail_dir.path())
+    }
+
+    /// The newest mail to `email`.
+    #[track_caller]
+    pub fn last_mail_to(&self, email: &str) -> ReceivedMail {
+        self.mails()
+            .into_iter()
+            .rev()
+            .find(|m| m.to == email)
+            .unwrap_or_else(|| panic!("no mail to {email}"))
+    }
+
+    /// Signs up, follows the verification link from the mail, and logs in.
+    pub async fn signup_verified(&self, email: &str) -> Session {
+        self.post(
+            "/auth/signup",
+            None,
+            json!({ "email": email, "password": TEST_PASSWORD }),
+        )
+        .await
+        .expect(200);
+        let link = self
+            .last_mail_to(email)
+            .link_starting_with(&format!("{}/auth/verify?token=", self.base_url))
+            .expect("verification link");
+        let reply = Reply::read(self.client.get(&link).send().await.expect("verify")).await;
+        assert_eq!(reply.status, 302, "verify: {}", reply.text);
+        self.login(email).await
+    }
+
+    pub async fn login(&self, email: &str) -> Session {
+        let reply = self
+            .post(
+                "/auth/login",
+                None,
+                json!({ "email": email, "password": TEST_PASSWORD }),
+            )
+            .await;
+        let body = reply.expect(200);
+        let token = body["token"].as_str().expect("token").to_owned();
+        Session {
+            token,
+            email: email.to_owned(),
+            account_id: body["account"]["id"]
+                .as_str()
+                .expect("account id")
+                .to_owned(),
+            user_id: self.user_id_of(email).await,
+        }
+    }
+
+    /// The person's id, read straight from the store.
+    async fn user_id_of(&self, email: &str) -> String {
+        let user = payback_store::users::find_by_email(&self.state.store, email)
+            .await
+            .expect("user")
+            .expect("user exists");
+        user.id
+    }
+
+    /// Creates an API key through the session and returns the full key.
+    pub async fn api_key(&self, session: &Session) -> String {
+        let reply = self
+            .post(
+                "/auth/keys",
+                Some(&session.token),
+                json!({ "name": "test" }),
+            )
+            .await;
+        reply.expect(200)["key"].as_str().expect("key").to_owned()
+    }
+
+    /// Creates a product (USD) and returns the creation result.
+    pub async fn create_product(&self, token: &str, slug: &str) -> Value {
+        let reply = self
+            .post(
+                "/products",
+                Some(token),
+                json!({ "name": format!("Product {slug}"), "slug": slug }),
+            )
+            .await;
+        reply.expect(200).clone()
+    }
+
+    /// History as `token` sees it.
+    pub async fn history(&self, token: &str, query: &str) -> Vec<Value> {
+        let reply = self.get(&format!("/history{query}"), Some(token)).await;
+        reply.expect(200).as_array().expect("history array").clone()
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(name) = self.postgres_database.take() {
+            postgres::drop_database(name);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! An HTTP answer, read whole.
+
+use serde_json::Value;
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: reqwest::header::HeaderMap,
+    /// The body as JSON (`Value::Null` when it is not JSON).
+    pub body: Value,
+    pub text: String,
+}
+
+impl Reply {
+    pub(crate) async fn read(response: reqwest::Response) -> Self {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().await.unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Self {
+            status,
+            headers,
+            body,
+            text,
+        }
+    }
+
+    /// Asserts the status and returns the body, showing the body when the status differs.
+    #[track_caller]
+    pub fn expect(&self, status: u16) -> &Value {
+        assert_eq!(
+            self.status, status,
+            "unexpected status; body: {}",
+            self.text
+        );
+        &self.body
+    }
+
+    /// Asserts an error answer: the status, a JSON `{error}` body, and that the message
+    /// contains `needle` (case-insensitive).
+    #[track_caller]
+    pub fn expect_error(&self, status: u16, needle: &str) {
+        assert_eq!(
+            self.status, status,
+            "unexpected status; body: {}",
+            self.text
+        );
+        let message = self.body["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error field in {}", self.text));
+        assert!(
+            message.to_lowercase().contains(&needle.to_lowercase()),
+            "error {message:?} does not mention {needle:?}"
+        );
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
