@@ -4,6 +4,7 @@
 //! all reach for these types so that one rule lives in one place.
 
 pub mod actor;
+pub mod channel;
 pub mod clock;
 pub mod roles;
 pub mod stage;

@@ -5,10 +5,12 @@ mod app;
 mod mail;
 mod postgres;
 mod reply;
+mod smtp;
 
-pub use app::{Backend, Session, TestApp};
+pub use app::{Backend, Session, TEST_PASSWORD, TestApp};
 pub use mail::ReceivedMail;
 pub use reply::Reply;
+pub use smtp::SmtpSink;
 
 /// Expands each named `async fn(TestApp)` into one test per backend:
 /// `name::sqlite` and `name::postgres`.
