@@ -58,15 +58,13 @@ impl Db {
 
     async fn connect_sqlite(path: &str) -> StoreResult<Self> {
         let (file, query) = path.split_once('?').unwrap_or((path, ""));
-        if file != ":memory:" {
-            if let Some(dir) = std::path::Path::new(file)
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-            {
-                std::fs::create_dir_all(dir).map_err(|err| {
-                    StoreError::Connect(format!("cannot create {}: {err}", dir.display()))
-                })?;
-            }
+        let parent = std::path::Path::new(file)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty());
+        if let Some(dir) = parent.filter(|_| file != ":memory:") {
+            std::fs::create_dir_all(dir).map_err(|err| {
+                StoreError::Connect(format!("cannot create {}: {err}", dir.display()))
+            })?;
         }
         let url = if query.is_empty() {
             format!("sqlite://{file}")
@@ -106,7 +104,10 @@ impl Db {
 
     pub async fn begin(&self) -> StoreResult<Tx> {
         Ok(match self {
-            Db::Sqlite(pool) => Tx::Sqlite(pool.begin().await?),
+            // IMMEDIATE takes the write lock at BEGIN. A deferred transaction that reads and
+            // then writes fails with SQLITE_BUSY (not retried by busy_timeout) when another
+            // writer committed in between; every transaction here writes, so take it up front.
+            Db::Sqlite(pool) => Tx::Sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
             Db::Postgres(pool) => Tx::Postgres(pool.begin().await?),
         })
     }

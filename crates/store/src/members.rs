@@ -168,3 +168,21 @@ pub async fn first_owner(tx: &mut Tx, scope: &AccountScope) -> StoreResult<Optio
         on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_optional(conn).await)?,
     )
 }
+
+/// Serializes changes that could leave an account without an active owner: two owners
+/// disabling or demoting each other at once must not both see "two owners left". On PostgreSQL
+/// this locks the account's membership rows until the transaction ends (across every instance
+/// sharing the database); on SQLite the transaction already holds the database write lock
+/// (`BEGIN IMMEDIATE`).
+pub async fn lock_account(tx: &mut Tx, scope: &AccountScope) -> StoreResult<()> {
+    match tx {
+        Tx::Sqlite(_) => Ok(()),
+        Tx::Postgres(conn) => {
+            sqlx::query("SELECT user_id FROM memberships WHERE account_id = $1 FOR UPDATE")
+                .bind(scope.account_id())
+                .fetch_all(&mut **conn)
+                .await?;
+            Ok(())
+        }
+    }
+}

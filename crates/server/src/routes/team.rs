@@ -91,10 +91,10 @@ pub struct RoleRequest {
     responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn set_role(
     State(state): State<AppState>,
-    Owner(caller, _owner): Owner,
+    Owner(caller, owner): Owner,
     Path(id): Path<String>,
     Json(body): Json<RoleRequest>,
 ) -> ApiResult<Json<Ok>> {
-    team::set_role(&state, &caller, &id, body.member_role).await?;
+    team::set_role(&state, &caller, &owner, &id, body.member_role).await?;
     Ok(Json(Ok::YES))
 }

@@ -1,6 +1,6 @@
 //! Signing in and out, and what a signed-in person sees of themselves.
 
-use payback_domain::validation::{check_password, normalize_email};
+use payback_domain::validation::{check_length, check_password, normalize_email};
 use payback_domain::{Actor, MemberRole, Timestamp, Via};
 use payback_store::{AccountScope, Tx, accounts, members, sessions, users};
 use serde_json::json;
@@ -166,9 +166,7 @@ pub async fn update_me(
         ));
     }
     if let Some(Some(name)) = &edit.name {
-        if name.chars().count() > 80 {
-            return Err(ApiError::bad_request("name: must be at most 80 characters"));
-        }
+        check_length(name, 0, 80).map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
     }
     let user = users::find(&state.store, &person.user_id)
         .await?
@@ -195,7 +193,9 @@ pub async fn update_me(
     let scope = caller.scope()?;
     let mut tx = state.store.begin().await?;
     if let Some(name) = &edit.name {
-        users::set_name(&mut tx, &person.user_id, name.as_deref().map(str::trim)).await?;
+        // A blank name is no name: the Account shows null, never an empty string.
+        let name = name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        users::set_name(&mut tx, &person.user_id, name).await?;
     }
     let mut revoked = 0;
     if let Some(hash) = &new_hash {

@@ -1,6 +1,6 @@
 //! The team of an account: invitations, guard rails on disabling and demoting owners.
 
-use payback_domain::validation::{check_email, check_password, normalize_email};
+use payback_domain::validation::{check_email, check_length, check_password, normalize_email};
 use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::members::MemberRow;
 use payback_store::one_time_tokens::{self, Purpose};
@@ -178,11 +178,26 @@ pub async fn invite_info(state: &AppState, token: &str) -> ApiResult<InviteInfo>
     let account = accounts::find(&state.store, &account_id)
         .await?
         .ok_or_else(|| ApiError::not_found("account"))?;
+    let mut tx = state.store.begin().await?;
+    let member = members::find_in(&mut tx, &AccountScope::trusted(account_id), &user.id).await?;
+    tx.commit().await?;
+    ensure_still_invited(member.as_ref())?;
     Ok(InviteInfo {
         email: user.email,
         account_name: account.name,
         needs_password: user.password_hash.is_none(),
     })
+}
+
+/// An invite link only admits someone whose membership is still `invited`: disabling an invitee
+/// withdraws the invitation even though their link has not expired.
+fn ensure_still_invited(member: Option<&MemberRow>) -> ApiResult<()> {
+    match member {
+        Some(member) if member.status() == MemberStatus::Invited => Ok(()),
+        _ => Err(ApiError::bad_request(
+            "token: this invitation was withdrawn by the workspace owner",
+        )),
+    }
 }
 
 /// Accepts an invite: the membership becomes active, the email counts as proven, and a session
@@ -194,9 +209,7 @@ pub async fn accept_invite(
     name: Option<String>,
 ) -> ApiResult<LoginResponse> {
     if let Some(name) = &name {
-        if name.chars().count() > 80 {
-            return Err(ApiError::bad_request("name: must be at most 80 characters"));
-        }
+        check_length(name, 0, 80).map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
     }
     if let Some(password) = &password {
         check_password(password)
@@ -229,6 +242,13 @@ pub async fn accept_invite(
         .account_id
         .ok_or_else(|| ApiError::internal("invite token without account"))?;
     let scope = AccountScope::trusted(account_id.clone());
+    // Dropping `tx` on this error rolls the consumption back: the link works again if the
+    // owner enables the invitee.
+    ensure_still_invited(
+        members::find_in(&mut tx, &scope, &row.user_id)
+            .await?
+            .as_ref(),
+    )?;
     if let Some(new_hash) = &new_hash {
         users::set_password_hash(&mut tx, &row.user_id, new_hash).await?;
     }
@@ -253,6 +273,17 @@ pub async fn accept_invite(
     session_service::login_response(state, session, &row.user_id, &account_id).await
 }
 
+/// Locks the account's memberships for an owner-removing change and checks, under the lock,
+/// that the caller is still an active owner (a concurrent request may have just demoted or
+/// disabled them).
+async fn lock_as_owner(tx: &mut payback_store::Tx, scope: &AccountScope, owner: &Person) -> ApiResult<()> {
+    members::lock_account(tx, scope).await?;
+    match members::find_in(tx, scope, &owner.user_id).await? {
+        Some(me) if me.role() == MemberRole::Owner && me.status() == MemberStatus::Active => Ok(()),
+        _ => Err(ApiError::Forbidden("Not an owner".to_owned())),
+    }
+}
+
 /// Loads the member or answers 404; the guard rails read it inside the same transaction.
 async fn member_or_404(
     tx: &mut payback_store::Tx,
@@ -275,6 +306,7 @@ pub async fn disable(
     let scope = caller.scope()?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
+    lock_as_owner(&mut tx, scope, owner).await?;
     let member = member_or_404(&mut tx, scope, user_id).await?;
     if user_id == owner.user_id {
         return Err(ApiError::bad_request("you cannot disable yourself"));
@@ -341,12 +373,14 @@ pub async fn enable(state: &AppState, caller: &Caller, user_id: &str) -> ApiResu
 pub async fn set_role(
     state: &AppState,
     caller: &Caller,
+    owner: &Person,
     user_id: &str,
     role: MemberRole,
 ) -> ApiResult<()> {
     let scope = caller.scope()?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
+    lock_as_owner(&mut tx, scope, owner).await?;
     let member = member_or_404(&mut tx, scope, user_id).await?;
     let demoting_active_owner = member.role() == MemberRole::Owner
         && role != MemberRole::Owner
