@@ -160,12 +160,15 @@ pub async fn owned_accounts(tx: &mut Tx, user_id: &str) -> StoreResult<Vec<Strin
 }
 
 /// The account's first owner, for claim links of agent-created accounts.
-pub async fn first_owner(tx: &mut Tx, scope: &AccountScope) -> StoreResult<Option<MemberRow>> {
+pub async fn first_owner(db: &Db, scope: &AccountScope) -> StoreResult<Option<MemberRow>> {
     let sql = format!(
         "{MEMBER_SELECT} WHERE m.account_id = $1 AND m.member_role = 'owner' ORDER BY m.created_at LIMIT 1"
     );
     Ok(
-        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_optional(conn).await)?,
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(scope.account_id())
+        .fetch_optional(pool)
+        .await)?,
     )
 }
 
@@ -185,4 +188,16 @@ pub async fn lock_account(tx: &mut Tx, scope: &AccountScope) -> StoreResult<()> 
             Ok(())
         }
     }
+}
+
+/// The member, read outside any transaction.
+pub async fn find(db: &Db, scope: &AccountScope, user_id: &str) -> StoreResult<Option<MemberRow>> {
+    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 AND m.user_id = $2");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(scope.account_id())
+        .bind(user_id)
+        .fetch_optional(pool)
+        .await)?,
+    )
 }

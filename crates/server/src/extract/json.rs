@@ -98,16 +98,30 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         bytes
     };
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
+    let value = serde_path_to_error::deserialize(&mut deserializer).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
+        // A syntax error is about the document, not a field: inside an object the path is a
+        // bare `?` (the key could not be read), which names nothing. Say where in the text.
+        if matches!(
+            inner.classify(),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+        ) {
+            return ApiError::BadRequest(format!("invalid JSON body: {inner}"));
+        }
         let message = strip_position(&inner);
         if path == "." || path.is_empty() {
             ApiError::BadRequest(format!("invalid JSON body: {message}"))
         } else {
             ApiError::BadRequest(format!("{path}: {message}"))
         }
-    })
+    })?;
+    // A body is one JSON value: `{...} garbage` or two objects back to back is malformed, not
+    // the first value with the rest silently dropped.
+    deserializer
+        .end()
+        .map_err(|err| ApiError::BadRequest(format!("invalid JSON body: {err}")))?;
+    Ok(value)
 }
 
 /// serde_json appends " at line 1 column 7"; the field path already says where.
@@ -146,6 +160,7 @@ where
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failing unwrap is the test's failure message
 mod tests {
     use super::*;
 
@@ -170,5 +185,19 @@ mod tests {
                 .starts_with("invalid JSON body: key must be a string"),
             "{err}"
         );
+        // Inside an object the key path is `?`; the error still speaks of the document.
+        let err = parse_json::<Sample>(br#"{"name": "x", nope"#).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid JSON body: key must be a string"),
+            "{err}"
+        );
+        let err = parse_json::<Sample>(br#"{"name": "x"} trailing"#).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid JSON body: trailing characters"),
+            "{err}"
+        );
+        assert!(parse_json::<Sample>(b"{\"name\": \"x\"}\n").is_ok());
     }
 }

@@ -42,7 +42,7 @@ pub struct InviteRequest {
 
 /// Invites a person by email (owners only). The single-use link is valid 7 days.
 #[utoipa::path(post, path = "/team/invites", tag = tags::TEAM, security(("bearer" = [])), request_body = InviteRequest,
-    responses((status = 200, body = Invitation), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = Invitation), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn invite(
     State(state): State<AppState>,
     Owner(caller, owner): Owner,
@@ -57,7 +57,7 @@ async fn invite(
 /// Disables a member and revokes their sessions at once (owners only).
 #[utoipa::path(post, path = "/team/{id}/disable", tag = tags::TEAM, security(("bearer" = [])),
     params(("id" = String, Path, description = "the member's person id")),
-    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn disable(
     State(state): State<AppState>,
     Owner(caller, owner): Owner,
@@ -70,7 +70,7 @@ async fn disable(
 /// Enables a disabled member (owners only): `active` if they had accepted, else `invited`.
 #[utoipa::path(post, path = "/team/{id}/enable", tag = tags::TEAM, security(("bearer" = [])),
     params(("id" = String, Path, description = "the member's person id")),
-    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn enable(
     State(state): State<AppState>,
     Owner(caller, _owner): Owner,
@@ -88,7 +88,7 @@ pub struct RoleRequest {
 /// Changes a member's role (owners only); the last active owner cannot be demoted.
 #[utoipa::path(post, path = "/team/{id}/role", tag = tags::TEAM, security(("bearer" = [])), request_body = RoleRequest,
     params(("id" = String, Path, description = "the member's person id")),
-    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Ok), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn set_role(
     State(state): State<AppState>,
     Owner(caller, owner): Owner,

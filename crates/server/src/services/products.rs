@@ -127,6 +127,11 @@ pub async fn create(
     };
     let domain = input.domain.as_deref().and_then(normalize_domain);
     let name = input.name.trim();
+    // The length rule is checked before trimming (by the request's validation), so a name of
+    // only spaces would otherwise be stored empty, breaking the 1-120 rule; edits check the same.
+    if name.is_empty() {
+        return Err(ApiError::bad_request("name: must be 1-120 characters"));
+    }
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let new = NewProduct {
@@ -261,20 +266,17 @@ pub async fn onboarding_complete(state: &AppState, caller: &Caller, slug: &str) 
         .await?;
     }
     tx.commit().await?;
-    if first_time {
-        if let Some(operator) = &state.config.operator_email {
-            let account = accounts::find(&state.store, scope.account_id()).await?;
-            let account_name = account.map(|a| a.name).unwrap_or_default();
-            state
-                .mailer
-                .send(messages::onboarding_complete(
-                    operator,
-                    &product.name,
-                    &product.slug,
-                    &account_name,
-                ))
-                .await;
-        }
+    let operator = state
+        .config
+        .operator_email
+        .as_deref()
+        .filter(|_| first_time);
+    if let Some(operator) = operator {
+        let account = accounts::find(&state.store, scope.account_id()).await?;
+        let account_name = account.map(|a| a.name).unwrap_or_default();
+        let mail =
+            messages::onboarding_complete(operator, &product.name, &product.slug, &account_name);
+        state.mailer.send(mail).await;
     }
     Ok(first_time)
 }

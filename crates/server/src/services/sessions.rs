@@ -61,9 +61,7 @@ pub async fn account_view(
     let user = users::find(&state.store, user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("person"))?;
-    let mut tx = state.store.begin().await?;
-    let member = members::find_in(&mut tx, &AccountScope::trusted(account_id), user_id).await?;
-    tx.commit().await?;
+    let member = members::find(&state.store, &AccountScope::trusted(account_id), user_id).await?;
     let role = member.map(|m| m.role()).unwrap_or(MemberRole::Member);
     Ok(AccountView::new(&account, &user, role, &state.config))
 }
@@ -132,9 +130,7 @@ pub async fn me(state: &AppState, caller: &Caller) -> ApiResult<AccountView> {
     match &caller.principal {
         Principal::Person(person) => account_view(state, &person.user_id, scope.account_id()).await,
         Principal::ApiKey { .. } | Principal::OperatorToken => {
-            let mut tx = state.store.begin().await?;
-            let owner = members::first_owner(&mut tx, scope).await?;
-            tx.commit().await?;
+            let owner = members::first_owner(&state.store, scope).await?;
             let owner = owner.ok_or_else(|| ApiError::not_found("account owner"))?;
             let mut view = account_view(state, &owner.user_id, scope.account_id()).await?;
             view.member_role = MemberRole::Member;

@@ -315,13 +315,13 @@ pub struct ClaimLink {
 pub async fn claim_link(state: &AppState, caller: &Caller) -> ApiResult<ClaimLink> {
     let scope = caller.scope()?;
     let now = state.clock.now();
-    let mut tx = state.store.begin().await?;
-    let owner = members::first_owner(&mut tx, scope)
+    let owner = members::first_owner(&state.store, scope)
         .await?
         .ok_or_else(|| ApiError::not_found("account owner"))?;
     if owner.has_password {
         return Err(ApiError::Conflict("account already claimed".to_owned()));
     }
+    let mut tx = state.store.begin().await?;
     let (token, expires_at) = mint_link_token(
         &mut tx,
         Purpose::Claim,

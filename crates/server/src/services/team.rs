@@ -178,9 +178,7 @@ pub async fn invite_info(state: &AppState, token: &str) -> ApiResult<InviteInfo>
     let account = accounts::find(&state.store, &account_id)
         .await?
         .ok_or_else(|| ApiError::not_found("account"))?;
-    let mut tx = state.store.begin().await?;
-    let member = members::find_in(&mut tx, &AccountScope::trusted(account_id), &user.id).await?;
-    tx.commit().await?;
+    let member = members::find(&state.store, &AccountScope::trusted(account_id), &user.id).await?;
     ensure_still_invited(member.as_ref())?;
     Ok(InviteInfo {
         email: user.email,
@@ -276,7 +274,11 @@ pub async fn accept_invite(
 /// Locks the account's memberships for an owner-removing change and checks, under the lock,
 /// that the caller is still an active owner (a concurrent request may have just demoted or
 /// disabled them).
-async fn lock_as_owner(tx: &mut payback_store::Tx, scope: &AccountScope, owner: &Person) -> ApiResult<()> {
+async fn lock_as_owner(
+    tx: &mut payback_store::Tx,
+    scope: &AccountScope,
+    owner: &Person,
+) -> ApiResult<()> {
     members::lock_account(tx, scope).await?;
     match members::find_in(tx, scope, &owner.user_id).await? {
         Some(me) if me.role() == MemberRole::Owner && me.status() == MemberStatus::Active => Ok(()),

@@ -1,0 +1,332 @@
+#![allow(clippy::unwrap_used)]
+//! GET /openapi.json: version, every implemented operation documented, every documented
+//! operation served with the documented auth; and the two migration sets kept in step.
+
+use std::collections::BTreeSet;
+
+use payback_testkit::{TestApp, backend_tests};
+use serde_json::Value;
+
+/// Every (method, path) the service implements at this version.
+const IMPLEMENTED: &[(&str, &str)] = &[
+    ("post", "/auth/signup"),
+    ("post", "/auth/lead-prompt"),
+    ("post", "/auth/agent-signup"),
+    ("post", "/auth/claim-link"),
+    ("get", "/auth/claim"),
+    ("post", "/auth/claim"),
+    ("get", "/auth/verify"),
+    ("post", "/auth/login"),
+    ("post", "/auth/logout"),
+    ("get", "/auth/me"),
+    ("post", "/auth/me"),
+    ("get", "/auth/accounts"),
+    ("post", "/auth/accounts"),
+    ("post", "/auth/switch-account"),
+    ("get", "/auth/keys"),
+    ("post", "/auth/keys"),
+    ("post", "/auth/keys/{id}/revoke"),
+    ("get", "/auth/invite"),
+    ("post", "/auth/accept-invite"),
+    ("get", "/team"),
+    ("post", "/team/invites"),
+    ("post", "/team/{id}/disable"),
+    ("post", "/team/{id}/enable"),
+    ("post", "/team/{id}/role"),
+    ("get", "/portfolio"),
+    ("post", "/products"),
+    ("get", "/products/{slug}"),
+    ("post", "/products/{slug}"),
+    ("post", "/products/{slug}/onboarding-complete"),
+    ("get", "/history"),
+];
+
+/// The spec's public endpoints (no credential) among those implemented.
+const PUBLIC: &[(&str, &str)] = &[
+    ("post", "/auth/signup"),
+    ("post", "/auth/lead-prompt"),
+    ("post", "/auth/agent-signup"),
+    ("get", "/auth/verify"),
+    ("post", "/auth/login"),
+    ("get", "/auth/invite"),
+    ("post", "/auth/accept-invite"),
+    // The claim page and its completion carry their own single-use token.
+    ("get", "/auth/claim"),
+    ("post", "/auth/claim"),
+];
+
+const HTTP_METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch"];
+
+async fn document(app: &TestApp) -> Value {
+    let reply = app.get("/openapi.json", None).await;
+    let content_type = reply.header("content-type").unwrap_or_default().to_owned();
+    assert!(
+        content_type.starts_with("application/json"),
+        "{content_type}"
+    );
+    reply.expect(200).clone()
+}
+
+/// Every documented (method, path).
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut found = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            if HTTP_METHODS.contains(&method.as_str()) {
+                found.push((method.clone(), path.clone(), operation.clone()));
+            }
+        }
+    }
+    found
+}
+
+async fn document_has_version_and_frame(app: TestApp) {
+    let doc = document(&app).await;
+    assert_eq!(doc["info"]["version"], "0.2.0");
+    assert!(
+        doc["openapi"].as_str().unwrap().starts_with("3."),
+        "{}",
+        doc["openapi"]
+    );
+    assert!(doc["info"]["title"].is_string());
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["type"],
+        "http"
+    );
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    assert_eq!(
+        doc["components"]["schemas"]["ErrorBody"]["required"],
+        serde_json::json!(["error"])
+    );
+    // Paths carry no version segment.
+    for (_, path, _) in operations(&doc) {
+        assert!(
+            !path.starts_with("/v1") && !path.starts_with("/v0"),
+            "{path}"
+        );
+    }
+    // Public: no bearer needed to read the document.
+    let again = app.get("/openapi.json", None).await;
+    assert_eq!(again.expect(200)["info"]["version"], "0.2.0");
+}
+
+async fn every_implemented_operation_is_documented(app: TestApp) {
+    let doc = document(&app).await;
+    let documented: BTreeSet<(String, String)> = operations(&doc)
+        .into_iter()
+        .map(|(method, path, _)| (method, path))
+        .collect();
+    let missing: Vec<_> = IMPLEMENTED
+        .iter()
+        .filter(|(method, path)| !documented.contains(&((*method).to_owned(), (*path).to_owned())))
+        .collect();
+    assert!(missing.is_empty(), "undocumented: {missing:?}");
+
+    for (method, path, operation) in operations(&doc) {
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(
+            responses
+                .keys()
+                .any(|code| code.starts_with('2') || code.starts_with('3')),
+            "{method} {path} documents no success"
+        );
+        let is_public = PUBLIC.contains(&(method.as_str(), path.as_str()));
+        let secured = operation["security"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty());
+        assert_eq!(
+            secured, !is_public,
+            "{method} {path}: documented security does not match the spec's auth level"
+        );
+        // Path parameters are declared.
+        for segment in path.split('/') {
+            if let Some(name) = segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                let declared = operation["parameters"].as_array().is_some_and(|params| {
+                    params
+                        .iter()
+                        .any(|p| p["name"] == name && p["in"] == "path")
+                });
+                assert!(
+                    declared,
+                    "{method} {path}: path parameter {name} undeclared"
+                );
+            }
+        }
+    }
+}
+
+async fn secured_operations_document_their_401(app: TestApp) {
+    let doc = document(&app).await;
+    let undocumented: Vec<String> = operations(&doc)
+        .into_iter()
+        .filter(|(_, _, operation)| {
+            operation["security"]
+                .as_array()
+                .is_some_and(|s| !s.is_empty())
+                && operation["responses"].get("401").is_none()
+        })
+        .map(|(method, path, _)| format!("{method} {path}"))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "these need a bearer (and answer 401 without one) but document no 401: {undocumented:?}"
+    );
+}
+
+async fn product_and_history_schemas_match_the_spec(app: TestApp) {
+    let doc = document(&app).await;
+    let schemas = &doc["components"]["schemas"];
+    let properties = |name: &str| -> BTreeSet<String> {
+        schemas[name]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("no schema {name}"))
+            .keys()
+            .cloned()
+            .collect()
+    };
+    let set =
+        |items: &[&str]| -> BTreeSet<String> { items.iter().map(|s| (*s).to_owned()).collect() };
+    assert_eq!(
+        properties("ProductView"),
+        set(&[
+            "product_id",
+            "slug",
+            "name",
+            "stage",
+            "currency",
+            "domain",
+            "gate_result",
+            "gate_due_date",
+            "spend_7d_cents",
+            "spend_30d_cents",
+            "spend_prev_30d_cents",
+            "visits_30d",
+            "leads_30d",
+            "customers_30d",
+            "revenue_30d_cents",
+            "revenue_prev_30d_cents",
+            "cac_cents",
+            "ltv_cents",
+            "ltv_cac",
+            "pending_cards",
+        ])
+    );
+    assert_eq!(
+        properties("HistoryEvent"),
+        set(&[
+            "id",
+            "occurred_at",
+            "actor",
+            "via",
+            "action",
+            "product_slug",
+            "subject_ref",
+            "card_headline",
+            "card_type",
+            "payload",
+        ])
+    );
+    assert_eq!(
+        properties("CreatedProduct"),
+        set(&["id", "slug", "name", "currency", "stage"])
+    );
+    assert_eq!(
+        properties("EditedProduct"),
+        set(&["id", "slug", "name", "currency", "domain"])
+    );
+    let required: BTreeSet<String> = schemas["CreateProductRequest"]["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(required, set(&["name", "slug"]));
+    assert_eq!(
+        properties("CreateProductRequest"),
+        set(&["name", "slug", "domain", "currency"])
+    );
+    let params: BTreeSet<String> = doc["paths"]["/history"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(params, set(&["product", "days", "limit"]));
+}
+
+async fn every_documented_operation_is_served(app: TestApp) {
+    let doc = document(&app).await;
+    let operations = operations(&doc);
+    assert!(operations.len() >= IMPLEMENTED.len());
+    for (method, path, operation) in operations {
+        let concrete: String = path
+            .split('/')
+            .map(|segment| {
+                if segment.starts_with('{') && segment.ends_with('}') {
+                    segment.trim_matches(['{', '}']).to_owned()
+                } else {
+                    segment.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let http_method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+        let reply = app.request(http_method, &concrete, None).await;
+        let no_route = reply.status == 404
+            && reply.body["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("no route"));
+        assert!(
+            !no_route,
+            "{method} {path} is documented but not routed: {}",
+            reply.text
+        );
+        assert_ne!(
+            reply.status, 405,
+            "{method} {path} is documented but the method is not served: {}",
+            reply.text
+        );
+        assert!(
+            reply.status < 500,
+            "{method} {path}: {} {}",
+            reply.status,
+            reply.text
+        );
+        // The documented auth is the real auth: secured operations refuse an anonymous call.
+        let secured = operation["security"]
+            .as_array()
+            .is_some_and(|s| !s.is_empty());
+        if secured {
+            assert_eq!(reply.status, 401, "{method} {path}: {}", reply.text);
+        } else {
+            assert_ne!(reply.status, 401, "{method} {path}: {}", reply.text);
+        }
+        assert!(
+            reply.status == 302 || reply.body["error"].is_string() || reply.body.is_object(),
+            "{method} {path}: {}",
+            reply.text
+        );
+    }
+}
+
+backend_tests!(
+    document_has_version_and_frame,
+    every_implemented_operation_is_documented,
+    secured_operations_document_their_401,
+    product_and_history_schemas_match_the_spec,
+    every_documented_operation_is_served,
+);
+
+#[test]
+fn migrations_carry_the_same_versions_on_both_backends() {
+    let (sqlite, postgres) = payback_store::db::migration_versions();
+    assert!(!sqlite.is_empty(), "there are migrations");
+    assert_eq!(sqlite, postgres);
+    let mut sorted = sqlite.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted, sqlite, "versions are unique and ascending");
+}
