@@ -6,9 +6,9 @@ use payback_store::users::NewUser;
 use payback_store::{AccountScope, accounts, api_keys, members, products, users};
 use serde_json::json;
 
-use crate::crypto::{API_KEY_PREFIX, hash_password, new_token, token_hash};
+use crate::crypto::hash_password;
 use crate::error::ApiResult;
-use crate::services::audit;
+use crate::services::{audit, keys};
 use crate::state::AppState;
 
 pub const DEMO_EMAIL: &str = "demo@payback.localhost";
@@ -105,13 +105,7 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     };
     let scope = AccountScope::trusted(account_id);
     api_keys::revoke_named(&mut tx, &scope, DEMO_KEY_NAME, now).await?;
-    let api_key = new_token(API_KEY_PREFIX);
-    let key = api_keys::NewApiKey {
-        name: DEMO_KEY_NAME,
-        prefix: &api_key[..API_KEY_PREFIX.len() + 4],
-        key_hash: &token_hash(&api_key),
-    };
-    api_keys::insert(&mut tx, &scope, key, now).await?;
+    let (_, api_key) = keys::mint(&mut tx, &scope, DEMO_KEY_NAME, now).await?;
     tx.commit().await?;
     Ok(DemoAccess {
         email: DEMO_EMAIL,

@@ -2,6 +2,7 @@
 
 use payback_domain::Timestamp;
 use payback_store::api_keys::{self, NewApiKey};
+use payback_store::{AccountScope, Tx};
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
@@ -32,6 +33,24 @@ pub struct CreatedKey {
     pub key: String,
 }
 
+/// Mints and stores a key inside `tx`; returns its id and the full key (shown once, stored
+/// only as a hash).
+pub async fn mint(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    name: &str,
+    now: Timestamp,
+) -> ApiResult<(String, String)> {
+    let key = new_token(API_KEY_PREFIX);
+    let new_key = NewApiKey {
+        name,
+        prefix: &key[..SHOWN_PREFIX_LEN],
+        key_hash: &token_hash(&key),
+    };
+    let id = api_keys::insert(tx, scope, new_key, now).await?;
+    Ok((id, key))
+}
+
 pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ApiKeyItem>> {
     let rows = api_keys::list(&state.store, caller.scope()?).await?;
     Ok(rows
@@ -58,15 +77,9 @@ pub async fn create(
         return Err(ApiError::bad_request("name: must be 1-80 characters"));
     }
     let scope = caller.scope()?;
-    let key = new_token(API_KEY_PREFIX);
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
-    let new_key = NewApiKey {
-        name,
-        prefix: &key[..SHOWN_PREFIX_LEN],
-        key_hash: &token_hash(&key),
-    };
-    let id = api_keys::insert(&mut tx, scope, new_key, now).await?;
+    let (id, key) = mint(&mut tx, scope, name, now).await?;
     audit::record_account(
         &mut tx,
         &caller.actor(),

@@ -3,18 +3,20 @@
 
 use payback_domain::validation::{check_email, check_password, normalize_email};
 use payback_domain::{Actor, DAY_MS, MemberRole, MemberStatus, Timestamp, Via};
+use payback_store::accounts::AccountRow;
 use payback_store::one_time_tokens::{self, NewToken, Purpose};
 use payback_store::users::NewUser;
-use payback_store::{AccountScope, StoreError, Tx, accounts, api_keys, leads, members, users};
+use payback_store::users::UserRow;
+use payback_store::{AccountScope, StoreError, Tx, accounts, leads, members, users};
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::crypto::{API_KEY_PREFIX, hash_password, new_token, token_hash};
+use crate::crypto::{hash_password, new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
 use crate::mail::messages;
-use crate::services::{audit, sessions};
+use crate::services::{audit, keys, sessions};
 use crate::state::AppState;
 use crate::views::LoginResponse;
 
@@ -271,13 +273,7 @@ pub async fn agent_signup(
         now,
     )
     .await?;
-    let api_key = new_token(API_KEY_PREFIX);
-    let key = api_keys::NewApiKey {
-        name: "agent",
-        prefix: &api_key[..API_KEY_PREFIX.len() + 4],
-        key_hash: &token_hash(&api_key),
-    };
-    api_keys::insert(&mut tx, &scope, key, now).await?;
+    let (_, api_key) = keys::mint(&mut tx, &scope, "agent", now).await?;
     let (claim, expires_at) =
         mint_link_token(&mut tx, Purpose::Claim, &user_id, Some(&account_id), now).await?;
     audit::record_account(
@@ -355,16 +351,16 @@ pub struct ClaimInfo {
     pub account_name: String,
 }
 
-/// What a claim link is for, without consuming it.
-pub async fn claim_info(state: &AppState, token: &str) -> ApiResult<ClaimInfo> {
-    let row = one_time_tokens::peek(
-        &state.store,
-        &token_hash(token),
-        Purpose::Claim,
-        state.clock.now(),
-    )
-    .await?
-    .ok_or_else(|| ApiError::bad_request("token: invalid or expired claim link"))?;
+/// The person and account a single-use link is for, without consuming it.
+pub(crate) async fn peek_link(
+    state: &AppState,
+    token: &str,
+    purpose: Purpose,
+    invalid: &str,
+) -> ApiResult<(UserRow, AccountRow)> {
+    let row = one_time_tokens::peek(&state.store, &token_hash(token), purpose, state.clock.now())
+        .await?
+        .ok_or_else(|| ApiError::bad_request(format!("token: {invalid}")))?;
     let user = users::find(&state.store, &row.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("person"))?;
@@ -372,6 +368,18 @@ pub async fn claim_info(state: &AppState, token: &str) -> ApiResult<ClaimInfo> {
     let account = accounts::find(&state.store, &account_id)
         .await?
         .ok_or_else(|| ApiError::not_found("account"))?;
+    Ok((user, account))
+}
+
+/// What a claim link is for, without consuming it.
+pub async fn claim_info(state: &AppState, token: &str) -> ApiResult<ClaimInfo> {
+    let (user, account) = peek_link(
+        state,
+        token,
+        Purpose::Claim,
+        "invalid or expired claim link",
+    )
+    .await?;
     Ok(ClaimInfo {
         email: user.email,
         account_name: account.name,

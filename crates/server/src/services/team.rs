@@ -163,21 +163,9 @@ pub struct InviteInfo {
 
 /// What an invite is for; the token is not consumed.
 pub async fn invite_info(state: &AppState, token: &str) -> ApiResult<InviteInfo> {
-    let row = one_time_tokens::peek(
-        &state.store,
-        &token_hash(token),
-        Purpose::Invite,
-        state.clock.now(),
-    )
-    .await?
-    .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
-    let user = users::find(&state.store, &row.user_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("person"))?;
-    let account_id = row.account_id.unwrap_or_default();
-    let account = accounts::find(&state.store, &account_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("account"))?;
+    let (user, account) =
+        signup::peek_link(state, token, Purpose::Invite, "invalid or expired invite").await?;
+    let account_id = account.id.clone();
     let member = members::find(&state.store, &AccountScope::trusted(account_id), &user.id).await?;
     ensure_still_invited(member.as_ref())?;
     Ok(InviteInfo {
