@@ -68,6 +68,11 @@ pub async fn account_view(
 
 const WRONG_CREDENTIALS: &str = "wrong email or password";
 
+/// A real argon2id hash (same parameters as stored passwords) of a password nobody uses. Logins
+/// for unknown emails, or people without a password, verify against it so that every refused
+/// login costs the same time and response timing does not reveal which emails are registered.
+const TIMING_EQUALIZER_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$AoZJlr6SKNY5pmKww3KQRg$olejS/hptFS5jV2pW7KBlLOeyhWIwyclzVrQV5hPi8k";
+
 pub async fn login(
     state: &AppState,
     email: &str,
@@ -75,15 +80,17 @@ pub async fn login(
 ) -> ApiResult<LoginResponse> {
     let email = normalize_email(email);
     let user = users::find_by_email(&state.store, &email).await?;
-    let (Some(user), Some(password)) = (user, password) else {
+    let stored = user.as_ref().and_then(|u| u.password_hash.clone());
+    let matches = verify_password(
+        password.unwrap_or_default(),
+        stored
+            .clone()
+            .unwrap_or_else(|| TIMING_EQUALIZER_HASH.to_owned()),
+    )
+    .await?;
+    let (Some(user), Some(_), true) = (user, stored, matches) else {
         return Err(ApiError::Unauthorized(WRONG_CREDENTIALS.to_owned()));
     };
-    let Some(stored) = user.password_hash.clone() else {
-        return Err(ApiError::Unauthorized(WRONG_CREDENTIALS.to_owned()));
-    };
-    if !verify_password(password, stored).await? {
-        return Err(ApiError::Unauthorized(WRONG_CREDENTIALS.to_owned()));
-    }
     if !user.verified {
         return Err(ApiError::Forbidden(
             "email not verified: open the confirmation link we sent you".to_owned(),
@@ -211,4 +218,25 @@ pub async fn update_me(
     .await?;
     tx.commit().await?;
     account_view(state, &person.user_id, scope.account_id()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_timing_equalizer_is_a_real_argon2id_hash() {
+        // If it failed to parse, verification would return at once and the timing would leak.
+        let hash = TIMING_EQUALIZER_HASH.to_owned();
+        assert!(
+            verify_password("payback-timing-equalizer".to_owned(), hash.clone())
+                .await
+                .unwrap()
+        );
+        assert!(
+            !verify_password("anything else".to_owned(), hash)
+                .await
+                .unwrap()
+        );
+    }
 }
