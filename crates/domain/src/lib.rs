@@ -6,6 +6,7 @@
 pub mod actor;
 pub mod channel;
 pub mod clock;
+pub mod event;
 pub mod roles;
 pub mod stage;
 pub mod timestamp;

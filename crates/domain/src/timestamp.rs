@@ -8,6 +8,9 @@ pub const MINUTE_MS: i64 = 60_000;
 pub const HOUR_MS: i64 = 60 * MINUTE_MS;
 pub const DAY_MS: i64 = 24 * HOUR_MS;
 
+/// The Julian day number of 1970-01-01.
+const UNIX_EPOCH_JULIAN_DAY: i32 = 2_440_588;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(i64);
 
@@ -51,6 +54,33 @@ impl Timestamp {
         }
     }
 
+    /// The UTC day of this instant, `YYYY-MM-DD`.
+    pub fn day(self) -> String {
+        let days = self.0.div_euclid(DAY_MS);
+        match time::Date::from_julian_day(UNIX_EPOCH_JULIAN_DAY + days as i32) {
+            Ok(date) => format!(
+                "{:04}-{:02}-{:02}",
+                date.year(),
+                u8::from(date.month()),
+                date.day()
+            ),
+            Err(_) => format!("invalid-day:{days}"),
+        }
+    }
+
+    /// Midnight UTC starting this instant's day.
+    pub const fn start_of_day(self) -> Self {
+        Self(self.0 - self.0.rem_euclid(DAY_MS))
+    }
+
+    /// Parses a `YYYY-MM-DD` day to its midnight UTC.
+    pub fn parse_day(text: &str) -> Option<Self> {
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        let date = time::Date::parse(text, format).ok()?;
+        let days = i64::from(date.to_julian_day() - UNIX_EPOCH_JULIAN_DAY);
+        Some(Self(days * DAY_MS))
+    }
+
     /// Parses an RFC 3339 instant with any offset.
     pub fn parse_rfc3339(text: &str) -> Option<Self> {
         let at = OffsetDateTime::parse(text, &Rfc3339).ok()?;
@@ -74,6 +104,16 @@ mod tests {
             Timestamp::from_millis(1_795_000_000_123).to_rfc3339(),
             "2026-11-18T11:06:40.123Z"
         );
+    }
+
+    #[test]
+    fn days_are_utc_calendar_days() {
+        let at = Timestamp::from_millis(1_795_000_000_123);
+        assert_eq!(at.day(), "2026-11-18");
+        assert_eq!(Timestamp::from_millis(0).day(), "1970-01-01");
+        assert_eq!(Timestamp::from_millis(-1).day(), "1969-12-31");
+        assert_eq!(Timestamp::parse_day("2026-11-18"), Some(at.start_of_day()));
+        assert_eq!(Timestamp::parse_day("2026-02-30"), None);
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::team::router())
         .merge(routes::products::router())
         .merge(routes::history::router())
+        .merge(routes::tracking::router())
+        .merge(routes::tracking::browser_router())
 }
 
 /// The complete router: the API, `/openapi.json`, JSON fallbacks, body limit, tracing and

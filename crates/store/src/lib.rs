@@ -12,12 +12,14 @@ pub mod api_keys;
 pub mod db;
 pub mod error;
 pub mod history;
+pub mod ingest;
 pub mod leads;
 pub mod members;
 pub mod one_time_tokens;
 pub mod products;
 pub mod scope;
 pub mod sessions;
+pub mod tracking_keys;
 pub mod users;
 
 pub use db::{Backend, Db, Tx};

@@ -122,3 +122,12 @@ pub async fn mark_onboarded(
         .await.map(|done| done.rows_affected()))?;
     Ok(done == 1)
 }
+
+/// A product by id with no account scope. Only for credentials that name the product
+/// themselves (a publishable write key); everything else goes through [`find_by_slug`].
+pub async fn find_for_write_key(db: &Db, product_id: &str) -> StoreResult<Option<ProductRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM products WHERE id = $1");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(product_id).fetch_optional(pool).await)?,
+    )
+}

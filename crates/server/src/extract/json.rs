@@ -48,6 +48,24 @@ where
     }
 }
 
+/// A JSON body that may also arrive as `text/plain`: browsers send beacons that way, because a
+/// `text/plain` POST needs no CORS preflight.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BeaconJson<T>(pub T);
+
+impl<T, S> FromRequest<S> for BeaconJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = read_body(req, state, true).await?;
+        parse_json(&bytes).map(BeaconJson)
+    }
+}
+
 impl<T: serde::Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         axum::Json(self.0).into_response()
@@ -55,7 +73,17 @@ impl<T: serde::Serialize> IntoResponse for Json<T> {
 }
 
 async fn read_json_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
-    let content_type_ok = is_json_or_absent(req.headers());
+    read_body(req, state, false).await
+}
+
+/// Reads the body, refusing content types other than JSON (and, with `allow_text`, `text/plain`).
+async fn read_body<S: Send + Sync>(
+    req: Request,
+    state: &S,
+    allow_text: bool,
+) -> Result<Bytes, ApiError> {
+    let content_type_ok =
+        is_json_or_absent(req.headers()) || (allow_text && is_text_plain(req.headers()));
     let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge("request body too large".to_owned())
@@ -72,6 +100,20 @@ async fn read_json_body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes
         ));
     }
     Ok(bytes)
+}
+
+fn is_text_plain(headers: &HeaderMap) -> bool {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            value
+                .split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .eq_ignore_ascii_case("text/plain")
+        })
 }
 
 fn is_json_or_absent(headers: &HeaderMap) -> bool {

@@ -6,5 +6,5 @@ pub mod json;
 pub mod query;
 
 pub use auth::{Caller, Owner, Person, Principal, SessionCaller};
-pub use json::{Json, ValidJson};
+pub use json::{BeaconJson, Json, ValidJson};
 pub use query::{Query, Window};

@@ -6,6 +6,7 @@ pub mod keys;
 pub mod products;
 pub mod system;
 pub mod team;
+pub mod tracking;
 
 /// OpenAPI tag names, one per resource family.
 pub mod tags {
@@ -14,4 +15,5 @@ pub mod tags {
     pub const PRODUCTS: &str = "products and portfolio";
     pub const HISTORY: &str = "history";
     pub const SYSTEM: &str = "system";
+    pub const TRACKING: &str = "tracking";
 }

@@ -1,0 +1,118 @@
+//! Event ingestion (server-side and browser) and the tracking key.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, Method, header};
+use payback_domain::event::IncomingEvent;
+use serde::{Deserialize, Serialize};
+use tower_http::cors::{Any, CorsLayer};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{BeaconJson, Caller, Json};
+use crate::routes::tags;
+use crate::services::ingest::{self, Source};
+use crate::services::products;
+use crate::services::tracking::{self, RotatedKey, TrackingKeyInfo};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(server_events))
+        .routes(routes!(tracking_key, rotate_tracking_key))
+}
+
+/// `/t/events` answers any origin: the snippet runs on the customer's site.
+pub fn browser_router() -> OpenApiRouter<AppState> {
+    let cors = CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE])
+        .max_age(std::time::Duration::from_secs(86_400))
+        .expose_headers([header::CONTENT_TYPE]);
+    OpenApiRouter::new()
+        .routes(routes!(browser_events))
+        .layer(cors)
+        .layer(
+            tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("no-store"),
+            ),
+        )
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct EventsRequest {
+    /// Up to 1000 events; all or nothing.
+    events: Vec<IncomingEvent>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventsAccepted {
+    ok: bool,
+    /// Events received, duplicates included.
+    received: usize,
+}
+
+/// Server-side ingestion with an account bearer (namespace `api:<slug>`).
+#[utoipa::path(post, path = "/products/{slug}/events", tag = tags::TRACKING, security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug")), request_body = EventsRequest,
+    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn server_events(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+    Json(body): Json<EventsRequest>,
+) -> ApiResult<Json<EventsAccepted>> {
+    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let received = ingest::ingest(&state, &product, Source::Server, body.events).await?;
+    Ok(Json(EventsAccepted { ok: true, received }))
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BrowserEventsRequest {
+    /// The product's publishable write key `svc_pub_...`.
+    key: Option<String>,
+    /// Up to 25 events; all or nothing.
+    events: Vec<IncomingEvent>,
+}
+
+/// Browser ingestion with the publishable write key in the body (namespace `web:<slug>`).
+/// Accepts `application/json` and `text/plain` (what `sendBeacon` sends); any origin.
+#[utoipa::path(post, path = "/t/events", tag = tags::TRACKING, request_body = BrowserEventsRequest,
+    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn browser_events(
+    State(state): State<AppState>,
+    BeaconJson(body): BeaconJson<BrowserEventsRequest>,
+) -> ApiResult<Json<EventsAccepted>> {
+    let product = tracking::product_for_write_key(&state, body.key.as_deref()).await?;
+    let received = ingest::ingest(&state, &product, Source::Browser, body.events).await?;
+    Ok(Json(EventsAccepted { ok: true, received }))
+}
+
+/// The tracking setup: write key (minted on first use), snippet, curl example.
+#[utoipa::path(get, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = TrackingKeyInfo), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn tracking_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<TrackingKeyInfo>> {
+    let product = products::find(&state, caller.scope()?, &slug).await?;
+    Ok(Json(tracking::info(&state, &caller, &product).await?))
+}
+
+/// Mints a new write key; the previous one is revoked at once.
+#[utoipa::path(post, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = RotatedKey), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn rotate_tracking_key(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<RotatedKey>> {
+    let product = products::find(&state, caller.scope()?, &slug).await?;
+    Ok(Json(tracking::rotate(&state, &caller, &product).await?))
+}

@@ -1,0 +1,99 @@
+//! First-party event ingestion: checking a batch, classifying channels, and storing it all or
+//! nothing.
+
+use payback_domain::Stage;
+use payback_domain::channel::classify;
+use payback_domain::event::IncomingEvent;
+use payback_store::ingest::{self, EventRecord};
+use payback_store::products::ProductRow;
+
+use crate::error::{ApiError, ApiResult};
+use crate::state::AppState;
+
+/// Where a batch came from: it sets the dedupe namespace, the batch cap, and whether a bare
+/// `visit` counts as `direct` traffic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// `POST /products/{slug}/events` with an account bearer; namespace `api:<slug>`.
+    Server,
+    /// `POST /t/events` with a publishable write key; namespace `web:<slug>`.
+    Browser,
+}
+
+impl Source {
+    pub fn max_batch(self) -> usize {
+        match self {
+            Source::Server => 1000,
+            Source::Browser => 25,
+        }
+    }
+
+    fn namespace(self, slug: &str) -> String {
+        match self {
+            Source::Server => format!("api:{slug}"),
+            Source::Browser => format!("web:{slug}"),
+        }
+    }
+}
+
+/// Validates and stores a batch. Any invalid event refuses the whole batch with a 400 naming
+/// it (`events[3].stage: ...`); duplicates are dropped silently and still count as received,
+/// so a retry answers exactly like the first try. Returns the number received.
+pub async fn ingest(
+    state: &AppState,
+    product: &ProductRow,
+    source: Source,
+    events: Vec<IncomingEvent>,
+) -> ApiResult<usize> {
+    let received = events.len();
+    if received > source.max_batch() {
+        return Err(ApiError::bad_request(format!(
+            "events: at most {} events per batch, got {received}",
+            source.max_batch()
+        )));
+    }
+    let now = state.clock.now();
+    let namespace = source.namespace(&product.slug);
+    let mut records = Vec::with_capacity(received);
+    for (index, event) in events.into_iter().enumerate() {
+        let valid = event.validate(now, &product.currency).map_err(|err| {
+            ApiError::bad_request(format!("events[{index}].{}: {}", err.field, err.message))
+        })?;
+        let is_browser_visit = source == Source::Browser && valid.stage == Stage::Visit;
+        let channel = classify(
+            &valid.attribution.clone().unwrap_or_default(),
+            is_browser_visit,
+            product.domain.as_deref(),
+        );
+        let attribution = valid
+            .attribution
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(ApiError::internal)?;
+        records.push(EventRecord {
+            namespace: namespace.clone(),
+            is_revenue: valid.is_revenue(),
+            acquires: valid.stage.acquires_customer(),
+            stage: valid.stage.as_str(),
+            dedupe_id: valid.dedupe_id,
+            name: valid.name,
+            occurred_at: valid.occurred_at,
+            anonymous_id: valid.anonymous_id,
+            user_id: valid.user_id,
+            email: valid.email,
+            value_cents: valid.value_cents,
+            currency: valid.currency,
+            channel,
+            attribution,
+            properties: valid.properties,
+        });
+    }
+    if records.is_empty() {
+        return Ok(0);
+    }
+    let mut tx = state.store.begin().await?;
+    ingest::write_batch(&mut tx, &product.id, records, now).await?;
+    tx.commit().await?;
+    Ok(received)
+}

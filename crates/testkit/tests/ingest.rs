@@ -1,0 +1,344 @@
+//! Event ingestion: the schema, all-or-nothing batches, dedupe, write keys, identity stitching
+//! and the maintained per-identity tables, on both backends.
+
+#![allow(clippy::unwrap_used)]
+
+use payback_store::Db;
+use payback_testkit::{TestApp, backend_tests};
+use serde_json::{Value, json};
+
+/// Rows of a query as JSON-ish tuples, read straight from the store.
+async fn scalar_rows(app: &TestApp, sql: &str) -> Vec<(String, Option<String>, Option<i64>)> {
+    match &app.state.store {
+        Db::Sqlite(pool) => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .fetch_all(pool)
+            .await
+            .unwrap(),
+        Db::Postgres(pool) => sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            .fetch_all(pool)
+            .await
+            .unwrap(),
+    }
+}
+
+async fn count(app: &TestApp, table: &str) -> i64 {
+    let sql = format!("SELECT COUNT(*) FROM {table}");
+    match &app.state.store {
+        Db::Sqlite(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+        Db::Postgres(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(pool)
+            .await
+            .unwrap(),
+    }
+}
+
+async fn setup(app: &TestApp) -> (String, String) {
+    let session = app.signup_verified("founder@example.com").await;
+    let key = app.api_key(&session).await;
+    app.create_product(&key, "shop").await;
+    app.post("/products/shop", Some(&key), json!({"domain": "shop.test"}))
+        .await
+        .expect(200);
+    (session.token, key)
+}
+
+async fn send(app: &TestApp, key: &str, events: Value) -> payback_testkit::Reply {
+    app.post(
+        "/products/shop/events",
+        Some(key),
+        json!({ "events": events }),
+    )
+    .await
+}
+
+async fn batch_is_stored_and_retries_are_idempotent(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let events = json!([
+        {"dedupe_id": "v1", "stage": "visit", "anonymous_id": "anon-1", "occurred_at": "2026-11-20T10:00:00Z",
+         "attribution": {"utm_source": "google", "utm_medium": "cpc", "utm_campaign": "spring"}},
+        {"dedupe_id": "s1", "stage": "signup", "anonymous_id": "anon-1", "user_id": "u1", "occurred_at": "2026-11-20T10:05:00Z"},
+        {"dedupe_id": "p1", "stage": "payment", "user_id": "u1", "value": 4900, "occurred_at": "2026-11-20T11:00:00Z"},
+    ]);
+    let first = send(&app, &key, events.clone()).await;
+    assert_eq!(first.expect(200), &json!({"ok": true, "received": 3}));
+    let retry = send(&app, &key, events).await;
+    assert_eq!(
+        retry.body, first.body,
+        "a retry answers exactly like the first try"
+    );
+    assert_eq!(count(&app, "events").await, 3);
+    assert_eq!(count(&app, "transactions").await, 1);
+
+    // The visit was anonymous; the signup linked anon-1 to u1, so everything is u1's.
+    let rows = scalar_rows(
+        &app,
+        "SELECT dedupe_id, identity, NULL FROM events ORDER BY occurred_at",
+    )
+    .await;
+    assert!(
+        rows.iter()
+            .all(|(_, identity, _)| identity.as_deref() == Some("u:u1")),
+        "{rows:?}"
+    );
+    let profiles = scalar_rows(
+        &app,
+        "SELECT identity, first_channel, revenue_cents FROM identity_profiles",
+    )
+    .await;
+    assert_eq!(
+        profiles,
+        vec![(
+            "u:u1".to_owned(),
+            Some("paid_google".to_owned()),
+            Some(4900)
+        )]
+    );
+    let revenue = scalar_rows(
+        &app,
+        "SELECT identity, last_channel, amount_cents FROM transactions",
+    )
+    .await;
+    assert_eq!(
+        revenue,
+        vec![(
+            "u:u1".to_owned(),
+            Some("paid_google".to_owned()),
+            Some(4900)
+        )]
+    );
+}
+
+async fn an_invalid_event_refuses_the_whole_batch(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let reply = send(
+        &app,
+        &key,
+        json!([
+            {"dedupe_id": "ok-1", "stage": "visit"},
+            {"dedupe_id": "ok-2", "stage": "lead"},
+            {"dedupe_id": "bad", "stage": "purchase"},
+        ]),
+    )
+    .await;
+    reply.expect_error(400, "events[2].stage");
+    for (body, needle) in [
+        (
+            json!([{"stage": "visit"}]),
+            "events[0]: missing field `dedupe_id`",
+        ),
+        (
+            json!([{"dedupe_id": "a", "stage": "visit", "userid": "x"}]),
+            "events[0].userid: unknown field `userid`",
+        ),
+        (
+            json!([{"dedupe_id": "a", "stage": "payment", "value": 10, "currency": "EUR"}]),
+            "events[0].currency",
+        ),
+        (
+            json!([{"dedupe_id": "a", "stage": "visit", "value": "12"}]),
+            "events[0].value",
+        ),
+        (
+            json!([{"dedupe_id": "a", "stage": "visit", "attribution": {"utm_source": 5}}]),
+            "events[0].attribution.utm_source",
+        ),
+    ] {
+        send(&app, &key, body).await.expect_error(400, needle);
+    }
+    assert_eq!(count(&app, "events").await, 0, "nothing half-written");
+    assert_eq!(count(&app, "event_days").await, 0);
+}
+
+async fn batch_caps_hold(app: TestApp) {
+    let (token, key) = setup(&app).await;
+    let events: Vec<Value> = (0..1001)
+        .map(|i| json!({"dedupe_id": format!("e{i}"), "stage": "visit"}))
+        .collect();
+    send(&app, &key, json!(events))
+        .await
+        .expect_error(400, "at most 1000");
+    send(&app, &key, json!(events[..1000])).await.expect(200);
+    let write_key = app
+        .get("/products/shop/tracking-key", Some(&token))
+        .await
+        .body["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let browser: Vec<Value> = (0..26)
+        .map(|i| json!({"dedupe_id": format!("b{i}"), "stage": "visit"}))
+        .collect();
+    app.post(
+        "/t/events",
+        None,
+        json!({"key": write_key, "events": browser}),
+    )
+    .await
+    .expect_error(400, "at most 25");
+    assert_eq!(count(&app, "events").await, 1000);
+}
+
+async fn browser_ingestion_uses_the_write_key(app: TestApp) {
+    let (token, _) = setup(&app).await;
+    let info = app.get("/products/shop/tracking-key", Some(&token)).await;
+    let body = info.expect(200).clone();
+    let write_key = body["key"].as_str().unwrap().to_owned();
+    assert!(write_key.starts_with("svc_pub_"));
+    assert_eq!(body["ingest_url"], format!("{}/t/events", app.base_url));
+    assert_eq!(body["gtm_connected"], false);
+    assert_eq!(body["gtm_deploy"], Value::Null);
+    assert!(
+        body["snippet"]
+            .as_str()
+            .unwrap()
+            .contains(&format!(r#"data-key="{write_key}""#))
+    );
+    assert!(
+        body["curl_example"]
+            .as_str()
+            .unwrap()
+            .contains("/products/shop/events")
+    );
+    // Reading again does not mint another key.
+    assert_eq!(
+        app.get("/products/shop/tracking-key", Some(&token))
+            .await
+            .body["key"],
+        body["key"]
+    );
+
+    let beacon = json!({"key": write_key, "events": [{"dedupe_id": "w1", "stage": "visit", "anonymous_id": "b-1"}]}).to_string();
+    let reply = app
+        .post_raw(
+            "/t/events",
+            None,
+            "text/plain;charset=UTF-8",
+            beacon.clone(),
+        )
+        .await;
+    assert_eq!(reply.expect(200)["received"], 1);
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+    let rows = scalar_rows(&app, "SELECT namespace, channel, NULL FROM events").await;
+    assert_eq!(
+        rows,
+        vec![("web:shop".to_owned(), Some("direct".to_owned()), None)],
+        "a bare browser visit is direct"
+    );
+
+    app.post("/t/events", None, json!({"events": []}))
+        .await
+        .expect_error(401, "missing");
+    app.post(
+        "/t/events",
+        None,
+        json!({"key": "svc_pub_nope", "events": []}),
+    )
+    .await
+    .expect_error(401, "revoked");
+    let rotated = app
+        .post("/products/shop/tracking-key", Some(&token), json!({}))
+        .await;
+    let rotated = rotated.expect(200).clone();
+    assert_eq!(rotated["rotated"], true);
+    assert_ne!(rotated["key"], json!(write_key));
+    app.post_raw("/t/events", None, "text/plain", beacon)
+        .await
+        .expect_error(401, "revoked");
+    let fresh = json!({"key": rotated["key"], "events": [{"dedupe_id": "w2", "stage": "visit"}]});
+    app.post("/t/events", None, fresh).await.expect(200);
+}
+
+async fn other_accounts_products_answer_404(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let stranger = app.signup_verified("stranger@example.com").await;
+    let stranger_key = app.api_key(&stranger).await;
+    send(
+        &app,
+        &stranger_key,
+        json!([{"dedupe_id": "x", "stage": "visit"}]),
+    )
+    .await
+    .expect_error(404, "product");
+    app.get("/products/shop/tracking-key", Some(&stranger_key))
+        .await
+        .expect_error(404, "product");
+    app.post("/products/shop/events", None, json!({"events": []}))
+        .await
+        .expect_error(401, "bearer");
+    send(&app, &key, json!([])).await.expect(200);
+}
+
+async fn out_of_order_touches_and_late_links_keep_last_touch_right(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    // Revenue first, with no touch yet: its last touch falls back to nothing stored.
+    send(
+        &app,
+        &key,
+        json!([{"dedupe_id": "pay", "stage": "payment", "user_id": "u9", "value": 1000,
+        "occurred_at": "2026-11-20T12:00:00Z"}]),
+    )
+    .await
+    .expect(200);
+    // An earlier anonymous email click, then the link that says it was u9.
+    send(&app, &key, json!([{"dedupe_id": "mail", "stage": "visit", "anonymous_id": "a9",
+        "occurred_at": "2026-11-20T09:00:00Z", "attribution": {"utm_medium": "email", "utm_source": "weekly"}}])).await.expect(200);
+    let before = scalar_rows(
+        &app,
+        "SELECT identity, last_channel, amount_cents FROM transactions",
+    )
+    .await;
+    assert_eq!(before[0].1, None, "not linked yet");
+    send(
+        &app,
+        &key,
+        json!([{"dedupe_id": "login", "stage": "engaged", "anonymous_id": "a9", "user_id": "u9",
+        "occurred_at": "2026-11-20T13:00:00Z"}]),
+    )
+    .await
+    .expect(200);
+    let after = scalar_rows(
+        &app,
+        "SELECT identity, last_channel, amount_cents FROM transactions",
+    )
+    .await;
+    assert_eq!(
+        after,
+        vec![("u:u9".to_owned(), Some("email".to_owned()), Some(1000))]
+    );
+    // A later paid click does not change revenue that happened before it.
+    send(
+        &app,
+        &key,
+        json!([{"dedupe_id": "ad", "stage": "visit", "user_id": "u9",
+        "occurred_at": "2026-11-20T14:00:00Z", "attribution": {"gclid": "g"}}]),
+    )
+    .await
+    .expect(200);
+    let profiles = scalar_rows(
+        &app,
+        "SELECT identity, first_channel, revenue_cents FROM identity_profiles",
+    )
+    .await;
+    assert_eq!(
+        profiles,
+        vec![("u:u9".to_owned(), Some("email".to_owned()), Some(1000))]
+    );
+    let still = scalar_rows(
+        &app,
+        "SELECT identity, last_channel, amount_cents FROM transactions",
+    )
+    .await;
+    assert_eq!(still[0].1.as_deref(), Some("email"));
+}
+
+backend_tests!(
+    batch_is_stored_and_retries_are_idempotent,
+    an_invalid_event_refuses_the_whole_batch,
+    batch_caps_hold,
+    browser_ingestion_uses_the_write_key,
+    other_accounts_products_answer_404,
+    out_of_order_touches_and_late_links_keep_last_touch_right,
+);
