@@ -7,6 +7,8 @@ pub mod actor;
 pub mod channel;
 pub mod clock;
 pub mod event;
+pub mod metrics;
+pub mod span;
 pub mod roles;
 pub mod stage;
 pub mod timestamp;

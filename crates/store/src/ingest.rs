@@ -116,7 +116,7 @@ pub async fn write_batch(
     }
 
     let mut stage_days: BTreeMap<(&'static str, String, String), i64> = BTreeMap::new();
-    let mut event_days: BTreeMap<(String, &'static str, String, bool), i64> = BTreeMap::new();
+    let mut event_days: BTreeMap<EventDayKey, i64> = BTreeMap::new();
     let mut profiles: BTreeMap<String, ProfileDelta> = BTreeMap::new();
     let mut revenue: Vec<RevenueRow> = Vec::new();
     let mut inserted = 0;
@@ -130,12 +130,21 @@ pub async fn write_batch(
         inserted += 1;
         let at = event.occurred_at.millis();
         let day = event.occurred_at.day();
+        // The namespace's prefix names the source: `api:<slug>` -> `api`, `web:<slug>` -> `web`.
+        let source = event
+            .namespace
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let channel = event.channel.clone().unwrap_or_default();
         *event_days
             .entry((
                 day.clone(),
                 event.stage,
-                event.channel.clone().unwrap_or_default(),
+                channel,
                 identity.is_some(),
+                source,
             ))
             .or_default() += 1;
         if event.is_revenue {
@@ -320,20 +329,29 @@ async fn insert_events(
     })?)
 }
 
+/// `(day, stage, channel or '', identified, source)`.
+type EventDayKey = (String, &'static str, String, bool, String);
+
 async fn upsert_event_days(
     tx: &mut Tx,
     product_id: &str,
-    rows: &BTreeMap<(String, &'static str, String, bool), i64>,
+    rows: &BTreeMap<EventDayKey, i64>,
 ) -> StoreResult<()> {
     let rows: Vec<_> = rows.iter().collect();
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new("INSERT INTO event_days (product_id, day, stage, channel, identified, events) ");
-            query.push_values(chunk, |mut row, ((day, stage, channel, identified), events)| {
-                row.push_bind(product_id).push_bind(day).push_bind(*stage).push_bind(channel).push_bind(*identified).push_bind(**events);
+            let mut query = sqlx::QueryBuilder::new("INSERT INTO event_days (product_id, day, stage, channel, identified, source, events) ");
+            query.push_values(chunk, |mut row, ((day, stage, channel, identified, source), events)| {
+                row.push_bind(product_id)
+                    .push_bind(day)
+                    .push_bind(*stage)
+                    .push_bind(channel)
+                    .push_bind(*identified)
+                    .push_bind(source)
+                    .push_bind(**events);
             });
             query.push(
-                " ON CONFLICT (product_id, day, stage, channel, identified) \
+                " ON CONFLICT (product_id, day, stage, channel, identified, source) \
                  DO UPDATE SET events = event_days.events + excluded.events",
             );
             query.build().execute(conn).await.map(|done| done.rows_affected())

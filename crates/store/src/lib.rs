@@ -19,6 +19,7 @@ pub mod one_time_tokens;
 pub mod products;
 pub mod scope;
 pub mod sessions;
+pub mod spend;
 pub mod tracking_keys;
 pub mod users;
 

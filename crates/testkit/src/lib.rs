@@ -6,6 +6,7 @@ mod mail;
 mod postgres;
 mod reply;
 mod smtp;
+pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TestApp};
 pub use mail::ReceivedMail;

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use payback_domain::Clock;
 use payback_store::Db;
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};
@@ -342,3 +343,18 @@ backend_tests!(
     other_accounts_products_answer_404,
     out_of_order_touches_and_late_links_keep_last_touch_right,
 );
+
+async fn the_synthetic_dataset_loads_completely(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let data = payback_testkit::synthetic::generate(Default::default(), app.clock.now());
+    data.load(&app, &key, "shop").await;
+    assert_eq!(count(&app, "events").await, data.events.len() as i64);
+    let revenue_events = data.events.iter().filter(|e| e.value.is_some()).count() as i64;
+    assert_eq!(count(&app, "transactions").await, revenue_events);
+    assert_eq!(count(&app, "spend_rows").await, data.spend.len() as i64);
+    // Loading again changes nothing: every dedupe id is known.
+    data.load(&app, &key, "shop").await;
+    assert_eq!(count(&app, "events").await, data.events.len() as i64);
+}
+
+backend_tests!(the_synthetic_dataset_loads_completely);

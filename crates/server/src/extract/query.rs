@@ -2,7 +2,8 @@
 
 use axum::extract::{FromRequestParts, OptionalFromRequestParts};
 use axum::http::request::Parts;
-use payback_domain::{DAY_MS, Timestamp};
+use payback_domain::Timestamp;
+use payback_domain::span::Span;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -79,16 +80,21 @@ impl Window {
         Ok(Self { days, limit })
     }
 
+    /// The window's span: the `days` UTC days ending today.
+    pub fn span(&self, now: Timestamp) -> Span {
+        Span::days_ending(now, self.days)
+    }
+
     /// The first instant of the window: midnight UTC starting the N days that end today.
     pub fn since(&self, now: Timestamp) -> Timestamp {
-        let today_start = now.millis() - now.millis().rem_euclid(DAY_MS);
-        Timestamp::from_millis(today_start - (self.days - 1) * DAY_MS)
+        self.span(now).start
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use payback_domain::DAY_MS;
 
     #[test]
     fn defaults_and_bounds() {

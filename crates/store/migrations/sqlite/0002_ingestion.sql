@@ -37,6 +37,8 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_identity ON events(product_id, identity, occurred_at);
 CREATE INDEX events_by_time ON events(product_id, occurred_at);
+-- Conversions and drill-downs read one stage's events over a window.
+CREATE INDEX events_by_stage ON events(product_id, stage, occurred_at);
 
 -- Anonymous ids linked to a user id (first link wins).
 CREATE TABLE identity_links (
@@ -95,16 +97,17 @@ CREATE TABLE stage_identity_days (
 );
 CREATE INDEX stage_identity_days_by_day ON stage_identity_days(product_id, day);
 
--- Daily rollup of every event by stage, event channel ('' = none) and whether it had an
--- identity.
+-- Daily rollup of every event by stage, event channel ('' = none), whether it had an
+-- identity, and the source that wrote it (`api`, `web`, later connector kinds).
 CREATE TABLE event_days (
     product_id  TEXT NOT NULL REFERENCES products(id) ON DELETE CASCADE,
     day         TEXT NOT NULL,
     stage       TEXT NOT NULL,
     channel     TEXT NOT NULL,
     identified  BOOLEAN NOT NULL,
+    source      TEXT NOT NULL,
     events      BIGINT NOT NULL,
-    PRIMARY KEY (product_id, day, stage, channel, identified)
+    PRIMARY KEY (product_id, day, stage, channel, identified, source)
 );
 
 -- Daily aggregate stage volumes written by sources (analytics, databases); a stage is fed by
