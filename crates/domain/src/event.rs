@@ -55,7 +55,8 @@ pub struct ValidEvent {
 }
 
 pub const MAX_PROPERTIES_BYTES: usize = 8 * 1024;
-const MAX_FUTURE_MS: i64 = 5 * MINUTE_MS;
+/// How far ahead of receipt an event's time may be.
+pub const MAX_FUTURE_MS: i64 = 5 * MINUTE_MS;
 const MAX_ATTRIBUTION_VALUE: usize = 2048;
 
 /// A rule an event broke: the field and what is wrong with it.
@@ -112,6 +113,14 @@ fn check_attribution(attribution: Attribution) -> Result<Option<Attribution>, Ev
         return Err(error(
             "attribution.channel",
             "must be a lowercase slug (a-z, 0-9, _)",
+        ));
+    }
+    // Reports keep `unattributed` for revenue with no channel; a channel of that name would
+    // silently merge real attribution into the honesty row.
+    if channel.as_deref() == Some(crate::channel::UNATTRIBUTED) {
+        return Err(error(
+            "attribution.channel",
+            "`unattributed` is reserved for revenue with no channel",
         ));
     }
     let text = |value, field| optional_text(value, field, MAX_ATTRIBUTION_VALUE);
@@ -326,6 +335,10 @@ mod tests {
             ),
             (
                 serde_json::json!({"dedupe_id": "a", "stage": "visit", "attribution": {"channel": "Paid Search"}}),
+                "attribution.channel",
+            ),
+            (
+                serde_json::json!({"dedupe_id": "a", "stage": "visit", "attribution": {"channel": "unattributed"}}),
                 "attribution.channel",
             ),
         ];

@@ -13,13 +13,19 @@ impl Span {
     /// The `days` UTC days ending with today (inclusive): `days = 1` is today so far.
     pub fn days_ending(now: Timestamp, days: i64) -> Self {
         let tomorrow = now.start_of_day().plus_millis(DAY_MS);
-        Self { start: tomorrow.minus_millis(days * DAY_MS), end: tomorrow }
+        Self {
+            start: tomorrow.minus_millis(days * DAY_MS),
+            end: tomorrow,
+        }
     }
 
     /// The span of equal length just before this one.
     pub fn previous(self) -> Self {
         let length = self.end.millis() - self.start.millis();
-        Self { start: self.start.minus_millis(length), end: self.start }
+        Self {
+            start: self.start.minus_millis(length),
+            end: self.start,
+        }
     }
 
     pub fn days(self) -> i64 {

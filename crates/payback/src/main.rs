@@ -105,6 +105,10 @@ async fn print_demo(state: &payback_server::AppState) -> anyhow::Result<()> {
         "  Try:       curl -s {url}/portfolio -H 'Authorization: Bearer {}'",
         access.api_key
     );
+    println!(
+        "  Report:    curl -s '{url}/products/pixel-pantry/attribution?days=30' -H 'Authorization: Bearer {}'",
+        access.api_key
+    );
     println!("  OpenAPI:   {url}/openapi.json");
     println!();
     Ok(())

@@ -63,8 +63,15 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::team::router())
         .merge(routes::products::router())
         .merge(routes::history::router())
+        .merge(routes::snippet::router())
         .merge(routes::tracking::router())
         .merge(routes::tracking::browser_router())
+        .merge(routes::attribution::router())
+        .merge(routes::series::router())
+        .merge(routes::funnel::router())
+        .merge(routes::conversions::router())
+        .merge(routes::payback::router())
+        .merge(routes::exports::router())
 }
 
 /// The complete router: the API, `/openapi.json`, JSON fallbacks, body limit, tracing and

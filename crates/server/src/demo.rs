@@ -2,11 +2,14 @@
 
 use payback_domain::{Actor, MemberRole, MemberStatus};
 use payback_store::products::NewProduct;
+use payback_store::reports::exports;
 use payback_store::users::NewUser;
 use payback_store::{AccountScope, accounts, api_keys, members, products, users};
 use serde_json::json;
 
 use crate::crypto::hash_password;
+use crate::demo_data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
+use crate::demo_data::{self, Shape, ad, mix};
 use crate::error::ApiResult;
 use crate::services::{audit, keys};
 use crate::state::AppState;
@@ -15,12 +18,91 @@ pub const DEMO_EMAIL: &str = "demo@payback.localhost";
 pub const DEMO_PASSWORD: &str = "payback-demo";
 const DEMO_KEY_NAME: &str = "demo";
 
-/// The demo products: name, slug, currency, domain.
-const DEMO_PRODUCTS: &[(&str, &str, &str, &str)] = &[
-    ("Fjord Notes", "fjord-notes", "EUR", "fjordnotes.example"),
-    ("Pixel Pantry", "pixel-pantry", "USD", "pixelpantry.example"),
-    ("Quill CRM", "quill-crm", "USD", "quillcrm.example"),
+/// The demo products: name, slug, currency, domain, and the shape of their synthetic data.
+const DEMO_PRODUCTS: &[(&str, &str, &str, &str, &Shape)] = &[
+    (
+        "Fjord Notes",
+        "fjord-notes",
+        "EUR",
+        "fjordnotes.example",
+        &FJORD_NOTES,
+    ),
+    (
+        "Pixel Pantry",
+        "pixel-pantry",
+        "USD",
+        "pixelpantry.example",
+        &PIXEL_PANTRY,
+    ),
+    (
+        "Quill CRM",
+        "quill-crm",
+        "USD",
+        "quillcrm.example",
+        &QUILL_CRM,
+    ),
 ];
+
+// The shapes are tables: one line per way in (touch, weight, signup rate, pay rate after
+// signup) and per ad (network, campaign, ad group or set, keyword or ad name, cost per click
+// in cents, weight, started days ago).
+
+/// Profitable: search ads convert well, social ads about break even.
+#[rustfmt::skip]
+const PIXEL_PANTRY: Shape = Shape {
+    seed: 0x5049_5845_4c50, days: 182, identities: 3200, growth: 0.6, price_cents: 1_200, monthly_churn: 0.07,
+    mix: &[
+        mix(Google, 22, 0.26, 0.38), mix(Meta, 14, 0.16, 0.32), mix(Email, 6, 0.35, 0.45),
+        mix(Search, 20, 0.22, 0.32), mix(Social, 8, 0.10, 0.20), mix(Referral, 8, 0.25, 0.35),
+        mix(Ai, 4, 0.30, 0.40), mix(Bare, 18, 0.15, 0.25),
+    ],
+    ads: &[
+        ad(Google, "PP Search - Brand", "Brand", "pixel pantry", 45, 4, 182),
+        ad(Google, "PP Search - Icons", "Icon packs", "svg icon pack", 95, 4, 182),
+        ad(Google, "PP Search - Icons", "Icon packs", "ui icons", 110, 3, 182),
+        ad(Google, "PP Search - Icons", "Icon packs", "free icons for figma", 70, 2, 120),
+        ad(Google, "PP Search - Illustrations", "Vector art", "vector illustrations", 120, 3, 150),
+        ad(Google, "PP Search - Illustrations", "Vector art", "stock illustrations", 140, 2, 150),
+        ad(Meta, "PP Prospecting", "Designers 25-44", "Carousel - icon sets", 45, 4, 182),
+        ad(Meta, "PP Prospecting", "Designers 25-44", "Video - 30s tour", 55, 3, 140),
+        ad(Meta, "PP Retargeting", "Visitors 30d", "Static - 20% off", 30, 2, 90),
+    ],
+};
+
+/// Burning money on Meta: lots of cheap clicks that almost never pay; LinkedIn is costly.
+#[rustfmt::skip]
+const QUILL_CRM: Shape = Shape {
+    seed: 0x5155_494c_4c43, days: 182, identities: 3000, growth: 0.3, price_cents: 4_900, monthly_churn: 0.05,
+    mix: &[
+        mix(Google, 18, 0.20, 0.30), mix(Meta, 38, 0.04, 0.08), mix(Linkedin, 6, 0.15, 0.25),
+        mix(Email, 4, 0.30, 0.35), mix(Search, 14, 0.18, 0.30), mix(Social, 4, 0.08, 0.15),
+        mix(Referral, 8, 0.22, 0.30), mix(Bare, 8, 0.12, 0.20),
+    ],
+    ads: &[
+        ad(Google, "QC Search - CRM", "Small business CRM", "crm for small business", 420, 4, 182),
+        ad(Google, "QC Search - CRM", "Small business CRM", "simple crm", 380, 3, 182),
+        ad(Google, "QC Search - Competitors", "Alternatives", "hubspot alternative", 520, 3, 160),
+        ad(Google, "QC Search - Competitors", "Alternatives", "pipedrive alternative", 470, 2, 160),
+        ad(Meta, "QC Awareness", "Founders lookalike", "Video - pipeline tour", 190, 4, 120),
+        ad(Meta, "QC Awareness", "Founders lookalike", "Static - free trial", 160, 3, 120),
+        ad(Meta, "QC Awareness", "Interest - sales", "Carousel - features", 210, 3, 100),
+        ad(Linkedin, "QC Sales leaders", "Sales managers US", "Sponsored - ROI guide", 780, 3, 150),
+    ],
+};
+
+/// Early: six weeks of data, one small search campaign, a launch on social.
+#[rustfmt::skip]
+const FJORD_NOTES: Shape = Shape {
+    seed: 0x464a_4f52_444e, days: 42, identities: 420, growth: 0.2, price_cents: 600, monthly_churn: 0.06,
+    mix: &[
+        mix(Google, 30, 0.15, 0.25), mix(Search, 20, 0.20, 0.30), mix(Social, 22, 0.12, 0.20),
+        mix(Referral, 10, 0.20, 0.30), mix(Bare, 18, 0.10, 0.20),
+    ],
+    ads: &[
+        ad(Google, "FN Search - Notes", "Note taking", "markdown notes app", 80, 3, 42),
+        ad(Google, "FN Search - Notes", "Note taking", "private notes app", 65, 2, 30),
+    ],
+};
 
 /// What to tell the newcomer.
 #[derive(Debug)]
@@ -29,10 +111,13 @@ pub struct DemoAccess {
     pub password: &'static str,
     pub api_key: String,
     pub created: bool,
+    /// Synthetic events written by this run (0 once the demo has its data).
+    pub seeded_events: usize,
 }
 
-/// Creates the demo workspace once (owner login, three products). Each run mints a fresh demo
-/// API key and revokes the previous one, since stored keys cannot be shown again.
+/// Creates the demo workspace once (owner login, three products with months of synthetic
+/// traffic, spend and revenue). Each run mints a fresh demo API key and revokes the previous
+/// one, since stored keys cannot be shown again.
 pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     let now = state.clock.now();
     let existing = users::find_by_email(&state.store, DEMO_EMAIL).await?;
@@ -77,7 +162,7 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
                 now,
             )
             .await?;
-            for (name, slug, currency, domain) in DEMO_PRODUCTS {
+            for (name, slug, currency, domain, _) in DEMO_PRODUCTS {
                 let product = products::insert(
                     &mut tx,
                     &scope,
@@ -107,10 +192,47 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     api_keys::revoke_named(&mut tx, &scope, DEMO_KEY_NAME, now).await?;
     let (_, api_key) = keys::mint(&mut tx, &scope, DEMO_KEY_NAME, now).await?;
     tx.commit().await?;
+    let seeded_events = seed_products(state, &scope).await?;
     Ok(DemoAccess {
         email: DEMO_EMAIL,
         password: DEMO_PASSWORD,
         api_key,
         created,
+        seeded_events,
     })
+}
+
+/// Writes the synthetic data of each demo product that has no events yet: right after the
+/// workspace was created, or when an earlier run stopped before reaching that product. A
+/// product with events is left alone, so reruns never add to it.
+async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usize> {
+    let started = std::time::Instant::now();
+    let mut seeded = 0;
+    for (_, slug, _, _, shape) in DEMO_PRODUCTS {
+        let Some(product) = products::find_by_slug(&state.store, scope, slug).await? else {
+            continue;
+        };
+        if !exports::events_page(&state.store, &product.id, 0, 1)
+            .await?
+            .is_empty()
+        {
+            continue;
+        }
+        let loaded = demo_data::seed(state, &product, shape).await?;
+        tracing::info!(
+            product = %slug,
+            events = loaded.events,
+            spend_rows = loaded.spend_rows,
+            "demo data written"
+        );
+        seeded += loaded.events;
+    }
+    if seeded > 0 {
+        tracing::info!(
+            events = seeded,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "demo data ready"
+        );
+    }
+    Ok(seeded)
 }

@@ -8,6 +8,7 @@ pub mod app;
 pub mod config;
 pub mod crypto;
 pub mod demo;
+pub mod demo_data;
 pub mod error;
 pub mod extract;
 pub mod mail;

@@ -17,6 +17,7 @@ pub mod leads;
 pub mod members;
 pub mod one_time_tokens;
 pub mod products;
+pub mod reports;
 pub mod scope;
 pub mod sessions;
 pub mod spend;

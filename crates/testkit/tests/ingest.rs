@@ -358,3 +358,30 @@ async fn the_synthetic_dataset_loads_completely(app: TestApp) {
 }
 
 backend_tests!(the_synthetic_dataset_loads_completely);
+
+async fn browser_timestamps_from_fast_clocks_take_the_receipt_time(app: TestApp) {
+    let (token, key) = setup(&app).await;
+    let write_key = app
+        .get("/products/shop/tracking-key", Some(&token))
+        .await
+        .body["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let ahead = app.clock.now().plus_millis(10 * 60_000).to_rfc3339();
+    let body = json!({"key": write_key, "events": [{"dedupe_id": "fast", "stage": "visit", "occurred_at": ahead}]});
+    app.post("/t/events", None, body).await.expect(200);
+    let stored = scalar_rows(&app, "SELECT dedupe_id, NULL, occurred_at FROM events").await;
+    assert_eq!(
+        stored,
+        vec![("fast".to_owned(), None, Some(app.clock.now().millis()))]
+    );
+    // The server-side API keeps the strict rule.
+    let server = json!([{"dedupe_id": "fast", "stage": "visit", "occurred_at": ahead}]);
+    send(&app, &key, server).await.expect_error(
+        400,
+        "events[0].occurred_at: must be at most 5 minutes in the future",
+    );
+}
+
+backend_tests!(browser_timestamps_from_fast_clocks_take_the_receipt_time);

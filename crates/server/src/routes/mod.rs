@@ -1,9 +1,16 @@
 //! HTTP routes: each module parses requests, calls a service and answers. No business rules.
 
+pub mod attribution;
 pub mod auth;
+pub mod conversions;
+pub mod exports;
+pub mod funnel;
 pub mod history;
 pub mod keys;
+pub mod payback;
 pub mod products;
+pub mod series;
+pub mod snippet;
 pub mod system;
 pub mod team;
 pub mod tracking;
@@ -16,4 +23,7 @@ pub mod tags {
     pub const HISTORY: &str = "history";
     pub const SYSTEM: &str = "system";
     pub const TRACKING: &str = "tracking";
+    pub const REPORTS: &str = "reports";
+    pub const FUNNEL: &str = "funnel and conversions";
+    pub const EXPORTS: &str = "exports";
 }

@@ -1,9 +1,10 @@
 //! First-party event ingestion: checking a batch, classifying channels, and storing it all or
 //! nothing.
 
-use payback_domain::Stage;
 use payback_domain::channel::classify;
 use payback_domain::event::IncomingEvent;
+use payback_domain::event::MAX_FUTURE_MS;
+use payback_domain::{Stage, Timestamp};
 use payback_store::ingest::{self, EventRecord};
 use payback_store::products::ProductRow;
 
@@ -36,6 +37,17 @@ impl Source {
     }
 }
 
+/// A visitor's clock may run fast: a browser timestamp more than the allowed 5 minutes ahead is
+/// replaced by the receipt time rather than refusing the whole batch (which would lose every
+/// event of that visitor). Server-side callers keep the strict rule.
+fn browser_clock(occurred_at: Option<String>, now: Timestamp) -> Option<String> {
+    let ahead = occurred_at
+        .as_deref()
+        .and_then(Timestamp::parse_rfc3339)
+        .is_some_and(|at| at.millis() > now.millis() + MAX_FUTURE_MS);
+    if ahead { None } else { occurred_at }
+}
+
 /// Validates and stores a batch. Any invalid event refuses the whole batch with a 400 naming
 /// it (`events[3].stage: ...`); duplicates are dropped silently and still count as received,
 /// so a retry answers exactly like the first try. Returns the number received.
@@ -55,7 +67,10 @@ pub async fn ingest(
     let now = state.clock.now();
     let namespace = source.namespace(&product.slug);
     let mut records = Vec::with_capacity(received);
-    for (index, event) in events.into_iter().enumerate() {
+    for (index, mut event) in events.into_iter().enumerate() {
+        if source == Source::Browser {
+            event.occurred_at = browser_clock(event.occurred_at, now);
+        }
         let valid = event.validate(now, &product.currency).map_err(|err| {
             ApiError::bad_request(format!("events[{index}].{}: {}", err.field, err.message))
         })?;

@@ -1,10 +1,17 @@
 //! Business rules shared by every door (HTTP today; MCP, chat and jobs later). Routes parse and
 //! answer; everything they decide lives here or in `payback_domain`.
 
+pub mod attribution;
 pub mod audit;
+pub mod conversions;
+pub mod exports;
+pub mod funnel;
 pub mod ingest;
 pub mod keys;
+pub mod payback;
+pub mod product_metrics;
 pub mod products;
+pub mod series;
 pub mod sessions;
 pub mod signup;
 pub mod team;

@@ -12,10 +12,12 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
 use crate::mail::messages;
 use crate::services::audit;
+use crate::services::product_metrics::{self, ProductMetrics};
 use crate::state::AppState;
 
 /// The spec's Product row (portfolio row). Spend, volume and revenue columns are computed from
-/// ingested data; with nothing ingested they are 0, and CAC, LTV and LTV:CAC are null.
+/// ingested data (see `services::product_metrics`); with nothing ingested they are 0, and CAC,
+/// LTV and LTV:CAC are null.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProductView {
     pub product_id: String,
@@ -41,7 +43,7 @@ pub struct ProductView {
 }
 
 impl ProductView {
-    fn new(row: ProductRow) -> Self {
+    fn new(row: ProductRow, metrics: ProductMetrics) -> Self {
         Self {
             product_id: row.id,
             slug: row.slug,
@@ -51,21 +53,33 @@ impl ProductView {
             domain: row.domain,
             gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
             gate_due_date: row.gate_due_date,
-            // No ingestion exists yet, so there is nothing to sum: these are true zeros, and
-            // the ratios are null by the metric definitions (no customers, no revenue).
-            spend_7d_cents: 0,
-            spend_30d_cents: 0,
-            spend_prev_30d_cents: 0,
-            visits_30d: 0,
-            leads_30d: 0,
-            customers_30d: 0,
-            revenue_30d_cents: 0,
-            revenue_prev_30d_cents: 0,
-            cac_cents: None,
-            ltv_cents: None,
-            ltv_cac: None,
+            spend_7d_cents: metrics.spend_7d_cents,
+            spend_30d_cents: metrics.spend_30d_cents,
+            spend_prev_30d_cents: metrics.spend_prev_30d_cents,
+            visits_30d: metrics.visits_30d,
+            leads_30d: metrics.leads_30d,
+            customers_30d: metrics.customers_30d,
+            revenue_30d_cents: metrics.revenue_30d_cents,
+            revenue_prev_30d_cents: metrics.revenue_prev_30d_cents,
+            cac_cents: metrics.cac_cents,
+            ltv_cents: metrics.ltv_cents,
+            ltv_cac: metrics.ltv_cac,
+            // The approval queue does not exist yet: nothing can be pending.
             pending_cards: 0,
         }
+    }
+
+    /// Rows for `products`, with their metrics read in one grouped query per metric.
+    async fn many(state: &AppState, products: Vec<ProductRow>) -> ApiResult<Vec<Self>> {
+        let ids: Vec<&str> = products.iter().map(|p| p.id.as_str()).collect();
+        let mut metrics = product_metrics::for_products(state, &ids).await?;
+        Ok(products
+            .into_iter()
+            .map(|row| {
+                let row_metrics = metrics.remove(&row.id).unwrap_or_default();
+                Self::new(row, row_metrics)
+            })
+            .collect())
     }
 }
 
@@ -233,17 +247,16 @@ pub async fn update(
 }
 
 pub async fn row(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<ProductView> {
-    Ok(ProductView::new(find(state, caller.scope()?, slug).await?))
+    let product = find(state, caller.scope()?, slug).await?;
+    let mut rows = ProductView::many(state, vec![product]).await?;
+    rows.pop()
+        .ok_or_else(|| ApiError::internal("a product row went missing"))
 }
 
 /// One row per product; operators see every account's products.
 pub async fn portfolio(state: &AppState, caller: &Caller) -> ApiResult<Vec<ProductView>> {
     let visibility = caller.visibility()?;
-    Ok(products::list(&state.store, &visibility)
-        .await?
-        .into_iter()
-        .map(ProductView::new)
-        .collect())
+    ProductView::many(state, products::list(&state.store, &visibility).await?).await
 }
 
 /// Stamps onboarding complete. The first call per product is audited and notifies the

@@ -1,0 +1,218 @@
+//! Ingestion through the HTTP API: saturation throughput, latency at half that load, and the
+//! raw insert rate of the same rows into the same database.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use payback_domain::{Clock, SystemClock};
+use payback_store::Db;
+use payback_store::ingest::EventRecord;
+
+use crate::BackendChoice;
+use crate::dataset::EventMix;
+use crate::stats::{millis, percentile};
+use crate::target::{self, Target};
+
+const IDENTITIES: usize = 100_000;
+
+pub async fn run(
+    backend: BackendChoice,
+    seconds: u64,
+    concurrency: usize,
+    batch: usize,
+) -> anyhow::Result<()> {
+    let target = Arc::new(target::start(backend).await?);
+    println!(
+        "ingest benchmark: backend {backend:?}, batches of {batch}, {concurrency} connections, {seconds} s per phase"
+    );
+
+    // Warm-up: connection pools, statement caches, the first pages of every index.
+    load(&target, concurrency, batch, Duration::from_secs(2), None).await?;
+    let (saturation, latencies) = load(
+        &target,
+        concurrency,
+        batch,
+        Duration::from_secs(seconds),
+        None,
+    )
+    .await?;
+    let mut latencies = latencies;
+    println!(
+        "saturation: {:.0} events/s ({} batches), batch latency p50 {:.1} ms p99 {:.1} ms",
+        saturation,
+        latencies.len(),
+        millis(percentile(&mut latencies, 50.0)),
+        millis(percentile(&mut latencies, 99.0)),
+    );
+
+    let half_rate = saturation / 2.0;
+    let (achieved, mut paced) = load(
+        &target,
+        concurrency,
+        batch,
+        Duration::from_secs(seconds),
+        Some(half_rate),
+    )
+    .await?;
+    println!(
+        "half load ({:.0} events/s offered, {:.0} achieved): batch latency p50 {:.1} ms p95 {:.1} ms p99 {:.1} ms max {:.1} ms",
+        half_rate,
+        achieved,
+        millis(percentile(&mut paced, 50.0)),
+        millis(percentile(&mut paced, 95.0)),
+        millis(percentile(&mut paced, 99.0)),
+        millis(percentile(&mut paced, 100.0)),
+    );
+
+    let raw = raw_insert_rate(
+        &target.state.store,
+        batch,
+        Duration::from_secs(seconds.div_ceil(2)),
+    )
+    .await?;
+    println!(
+        "raw insert of the same rows (multi-row INSERT of {batch}, one transaction each, no rollups): {:.0} events/s; \
+         HTTP ingestion is {:.2} of it",
+        raw,
+        saturation / raw
+    );
+    Ok(())
+}
+
+/// Sends batches from `concurrency` connections for `duration`; paced to `rate` events/s when
+/// given. Returns events/s accepted and every batch's latency.
+async fn load(
+    target: &Arc<Target>,
+    concurrency: usize,
+    batch: usize,
+    duration: Duration,
+    rate: Option<f64>,
+) -> anyhow::Result<(f64, Vec<Duration>)> {
+    let accepted = Arc::new(AtomicU64::new(0));
+    let started = Instant::now();
+    let deadline = started + duration;
+    let mut workers = Vec::new();
+    for worker in 0..concurrency {
+        let target = target.clone();
+        let accepted = accepted.clone();
+        // Each connection sends one batch per period when paced.
+        let period = rate.map(|r| Duration::from_secs_f64(concurrency as f64 * batch as f64 / r));
+        workers.push(tokio::spawn(async move {
+            let mut mix = EventMix::new(worker as u64 + 1, IDENTITIES, SystemClock.now(), 30);
+            let url = format!("{}/products/{}/events", target.base_url, target.slug);
+            let mut latencies = Vec::new();
+            let mut tick = period.map(|p| {
+                let mut interval = tokio::time::interval(p);
+                interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                interval
+            });
+            while Instant::now() < deadline {
+                if let Some(tick) = tick.as_mut() {
+                    tick.tick().await;
+                }
+                let body = serde_json::to_vec(&mix.json_batch(batch))?;
+                let sent = Instant::now();
+                let response = target
+                    .client
+                    .post(&url)
+                    .bearer_auth(&target.api_key)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await?;
+                let status = response.status();
+                response.bytes().await?;
+                latencies.push(sent.elapsed());
+                anyhow::ensure!(status.is_success(), "ingestion answered {status}");
+                accepted.fetch_add(batch as u64, Ordering::Relaxed);
+            }
+            Ok::<_, anyhow::Error>(latencies)
+        }));
+    }
+    let mut latencies = Vec::new();
+    for worker in workers {
+        latencies.extend(worker.await??);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    Ok((accepted.load(Ordering::Relaxed) as f64 / elapsed, latencies))
+}
+
+/// Inserts the same kind of rows straight into `events`, one multi-row INSERT per transaction.
+async fn raw_insert_rate(db: &Db, batch: usize, duration: Duration) -> anyhow::Result<f64> {
+    let mut mix = EventMix::new(99, IDENTITIES, SystemClock.now(), 30);
+    let product_id: String = match db {
+        Db::Sqlite(pool) => {
+            sqlx::query_scalar("SELECT id FROM products LIMIT 1")
+                .fetch_one(pool)
+                .await?
+        }
+        Db::Postgres(pool) => {
+            sqlx::query_scalar("SELECT id FROM products LIMIT 1")
+                .fetch_one(pool)
+                .await?
+        }
+    };
+    let started = Instant::now();
+    let mut inserted = 0usize;
+    while started.elapsed() < duration {
+        let rows = mix.records(batch, inserted, 33, "raw:bench");
+        match db {
+            Db::Sqlite(pool) => {
+                let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+                raw_insert::<sqlx::Sqlite>(&mut tx, &product_id, &rows).await?;
+                tx.commit().await?;
+            }
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                raw_insert::<sqlx::Postgres>(&mut tx, &product_id, &rows).await?;
+                tx.commit().await?;
+            }
+        }
+        inserted += rows.len();
+    }
+    Ok(inserted as f64 / started.elapsed().as_secs_f64())
+}
+
+async fn raw_insert<'c, DB>(
+    conn: &'c mut DB::Connection,
+    product_id: &str,
+    rows: &[EventRecord],
+) -> anyhow::Result<()>
+where
+    DB: sqlx::Database,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> <DB as sqlx::Database>::Arguments: sqlx::IntoArguments<DB>,
+    for<'e> &'e mut DB::Connection: sqlx::Executor<'e, Database = DB>,
+{
+    let mut query = sqlx::QueryBuilder::<DB>::new(
+        "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
+         user_id, email, value_cents, currency, channel, attribution, properties, received_at) ",
+    );
+    query.push_values(rows, |mut row, event| {
+        row.push_bind(product_id.to_owned())
+            .push_bind(event.namespace.clone())
+            .push_bind(event.dedupe_id.clone())
+            .push_bind(event.stage.to_owned())
+            .push_bind(event.name.clone())
+            .push_bind(event.occurred_at.millis())
+            .push_bind(event.occurred_at.day())
+            .push_bind(event.user_id.clone().or_else(|| event.anonymous_id.clone()))
+            .push_bind(event.anonymous_id.clone())
+            .push_bind(event.user_id.clone())
+            .push_bind(event.email.clone())
+            .push_bind(event.value_cents)
+            .push_bind(event.currency.clone())
+            .push_bind(event.channel.clone())
+            .push_bind(event.attribution.clone())
+            .push_bind(event.properties.clone())
+            .push_bind(event.occurred_at.millis());
+    });
+    query.push(" ON CONFLICT (product_id, namespace, dedupe_id) DO NOTHING");
+    query.build().execute(&mut *conn).await?;
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! `payback-bench`: the measurements behind BENCHMARKS.md.
+//!
+//! `payback-bench ingest --backend sqlite|postgres`: HTTP ingestion throughput (batches of 100
+//! events with random UUIDv4 dedupe ids), per-batch latency at half that load, and the raw
+//! insert rate of the same rows into the same database for comparison.
+//! `payback-bench reports --backend ...`: report latency on a product with 1M events, 100k
+//! identities, 10k revenue rows and two years of daily spend.
+
+mod dataset;
+mod ingest;
+mod reports;
+mod stats;
+mod target;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "payback-bench", about = "Benchmarks of the Payback service")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum BackendChoice {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Ingestion throughput and latency through the HTTP API.
+    Ingest {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        backend: BackendChoice,
+        /// Seconds of the saturation phase (and of the half-load phase).
+        #[arg(long, default_value_t = 20)]
+        seconds: u64,
+        /// Concurrent client connections in the saturation phase.
+        #[arg(long, default_value_t = 16)]
+        concurrency: usize,
+        #[arg(long, default_value_t = 100)]
+        batch: usize,
+    },
+    /// Report latency at scale.
+    Reports {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        backend: BackendChoice,
+        #[arg(long, default_value_t = 1_000_000)]
+        events: usize,
+        #[arg(long, default_value_t = 100_000)]
+        identities: usize,
+        #[arg(long, default_value_t = 10_000)]
+        revenue_rows: usize,
+        #[arg(long, default_value_t = 730)]
+        spend_days: i64,
+        /// Timed requests per endpoint.
+        #[arg(long, default_value_t = 50)]
+        runs: usize,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    match Cli::parse().command {
+        Command::Ingest {
+            backend,
+            seconds,
+            concurrency,
+            batch,
+        } => ingest::run(backend, seconds, concurrency, batch).await,
+        Command::Reports {
+            backend,
+            events,
+            identities,
+            revenue_rows,
+            spend_days,
+            runs,
+        } => {
+            let shape = dataset::Shape {
+                events,
+                identities,
+                revenue_rows,
+                spend_days,
+            };
+            reports::run(backend, shape, runs).await
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! A Payback instance on a loopback port, on a fresh SQLite file or PostgreSQL database, with
+//! an account, an API key and one product.
+
+use std::sync::Arc;
+
+use payback_domain::SystemClock;
+use payback_server::{AppState, Config};
+use serde_json::json;
+
+use crate::BackendChoice;
+
+pub struct Target {
+    pub base_url: String,
+    pub api_key: String,
+    pub slug: String,
+    pub product_id: String,
+    pub state: AppState,
+    pub client: reqwest::Client,
+    /// Keeps the SQLite file alive for the run.
+    _dir: tempfile::TempDir,
+}
+
+fn postgres_admin_url() -> String {
+    std::env::var("PAYBACK_BENCH_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+async fn database_url(backend: BackendChoice, dir: &tempfile::TempDir) -> anyhow::Result<String> {
+    Ok(match backend {
+        BackendChoice::Sqlite => format!("sqlite://{}/bench.db", dir.path().display()),
+        BackendChoice::Postgres => {
+            use sqlx::Connection;
+            let admin = postgres_admin_url();
+            let name = format!("payback_bench_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = sqlx::PgConnection::connect(&admin).await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&mut conn)
+                .await?;
+            let base = admin
+                .rsplit_once('/')
+                .map_or(admin.as_str(), |(base, _)| base)
+                .to_owned();
+            format!("{base}/{name}")
+        }
+    })
+}
+
+pub async fn start(backend: BackendChoice) -> anyhow::Result<Target> {
+    let dir = tempfile::tempdir()?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let config = Config {
+        database_url: database_url(backend, &dir).await?,
+        listen: addr,
+        public_url: Some(format!("http://{addr}")),
+        rate_limit_per_minute: 1_000_000,
+        ..Config::default()
+    };
+    let state = payback_server::build_state(config, Arc::new(SystemClock)).await?;
+    let served = state.clone();
+    tokio::spawn(
+        async move { payback_server::serve(served, listener, std::future::pending()).await },
+    );
+    let base_url = format!("http://{addr}");
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(64)
+        .build()?;
+    let signup =
+        payback_server::services::signup::agent_signup(&state, "bench@payback.test", Some("Bench"))
+            .await?;
+    let slug = "bench".to_owned();
+    let created: serde_json::Value = client
+        .post(format!("{base_url}/products"))
+        .bearer_auth(&signup.api_key)
+        .json(&json!({ "name": "Bench", "slug": slug, "domain": "bench.test" }))
+        .send()
+        .await?
+        .error_for_status()?
+        .json()
+        .await?;
+    let product_id = created["id"].as_str().unwrap_or_default().to_owned();
+    Ok(Target {
+        base_url,
+        api_key: signup.api_key,
+        slug,
+        product_id,
+        state,
+        client,
+        _dir: dir,
+    })
+}

@@ -1,0 +1,349 @@
+//! Report queries: attribution. First touch is the identity profile's `first_channel`, last
+//! touch a revenue row's `COALESCE(last_channel, first_channel)`; both are maintained at write
+//! time, so these read `transactions`, `identity_profiles`, `spend_rows` and the daily rollups.
+//! The ads report's last *paid* touch is an index lookup per revenue row of the window on
+//! `events (product_id, identity, occurred_at)`, never a scan.
+
+use payback_domain::span::Span;
+
+use crate::Db;
+use crate::error::StoreResult;
+
+/// One channel's sums; `channel` is `None` for "no channel" (no identity, or an identity that
+/// never had a channel-bearing event).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChannelSum {
+    pub channel: Option<String>,
+    pub cents: i64,
+    pub count: i64,
+}
+
+/// Spend per channel over the window's days.
+pub async fn spend_by_channel(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<ChannelSum>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT channel, COALESCE(CAST(SUM(spend_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
+         FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
+        .fetch_all(pool).await)?)
+}
+
+/// Net revenue and revenue-row count of the window per first-touch channel.
+pub async fn revenue_by_first_channel(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<ChannelSum>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT p.first_channel AS channel, COALESCE(CAST(SUM(t.amount_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
+         FROM transactions t LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
+         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3 GROUP BY p.first_channel")
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_all(pool).await)?)
+}
+
+/// Net revenue and revenue-row count of the window per last-touch channel (the row's stored
+/// last touch, else the identity's first touch).
+pub async fn revenue_by_last_channel(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<ChannelSum>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT COALESCE(t.last_channel, p.first_channel) AS channel, \
+         COALESCE(CAST(SUM(t.amount_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
+         FROM transactions t LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
+         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3 \
+         GROUP BY COALESCE(t.last_channel, p.first_channel)")
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_all(pool).await)?)
+}
+
+/// Customers acquired in the window per first-touch channel (`cents` is their all-time revenue).
+pub async fn customers_by_first_channel(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<ChannelSum>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT first_channel AS channel, COALESCE(CAST(SUM(revenue_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
+         FROM identity_profiles WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY first_channel")
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_all(pool).await)?)
+}
+
+/// What the attribution rests on, over the window.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub identities_total: i64,
+    pub identities_with_channel: i64,
+    pub events_total: i64,
+    pub events_with_channel: i64,
+    pub transactions_total: i64,
+    pub transactions_with_identity: i64,
+}
+
+pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Coverage> {
+    let (first_day, last_day) = (span.first_day(), span.last_day());
+    let (identities_total, identities_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
+        "SELECT COUNT(DISTINCT s.identity), \
+         COUNT(DISTINCT CASE WHEN p.first_channel IS NOT NULL THEN s.identity END) \
+         FROM stage_identity_days s LEFT JOIN identity_profiles p ON p.product_id = s.product_id AND p.identity = s.identity \
+         WHERE s.product_id = $1 AND s.day >= $2 AND s.day <= $3")
+        .bind(product_id).bind(&first_day).bind(&last_day)
+        .fetch_one(pool).await)?;
+    let (events_total, events_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
+        "SELECT COALESCE(CAST(SUM(events) AS BIGINT), 0), \
+         COALESCE(CAST(SUM(CASE WHEN channel <> '' THEN events ELSE 0 END) AS BIGINT), 0) \
+         FROM event_days WHERE product_id = $1 AND day >= $2 AND day <= $3")
+        .bind(product_id).bind(&first_day).bind(&last_day)
+        .fetch_one(pool).await)?;
+    let (transactions_total, transactions_with_identity): (i64, i64) = on_db!(db, pool => sqlx::query_as(
+        "SELECT COUNT(*), COUNT(identity) FROM transactions \
+         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3")
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_one(pool).await)?;
+    Ok(Coverage {
+        identities_total,
+        identities_with_channel,
+        events_total,
+        events_with_channel,
+        transactions_total,
+        transactions_with_identity,
+    })
+}
+
+/// The active primary conversion the report leads with (the oldest, when several are).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PrimaryConversion {
+    pub key: String,
+    pub label: String,
+    pub stage: String,
+    pub event_name: Option<String>,
+    pub value_mode: String,
+    pub fixed_value_cents: Option<i64>,
+}
+
+pub async fn primary_conversion(
+    db: &Db,
+    product_id: &str,
+) -> StoreResult<Option<PrimaryConversion>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT key, label, stage, event_name, value_mode, fixed_value_cents FROM conversions \
+         WHERE product_id = $1 AND tier = 'primary' AND is_active = $2 ORDER BY created_at, key LIMIT 1")
+        .bind(product_id).bind(true)
+        .fetch_optional(pool).await)?)
+}
+
+/// Events of one stage (and name, when given) in the window: `(count, summed value)`. Reads
+/// the `(product_id, stage, occurred_at)` index, one stage's range only.
+pub async fn stage_events(
+    db: &Db,
+    product_id: &str,
+    stage: &str,
+    name: Option<&str>,
+    span: Span,
+) -> StoreResult<(i64, i64)> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT COUNT(*), COALESCE(CAST(SUM(value_cents) AS BIGINT), 0) FROM events \
+         WHERE product_id = $1 AND stage = $2 AND occurred_at >= $3 AND occurred_at < $4 \
+         AND ($5 IS NULL OR name = $5)")
+        .bind(product_id).bind(stage).bind(span.start.millis()).bind(span.end.millis()).bind(name)
+        .fetch_one(pool).await)?)
+}
+
+/// One revenue row with its touches.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SaleRow {
+    pub id: i64,
+    pub occurred_at: i64,
+    pub day: String,
+    pub amount_cents: i64,
+    pub currency: String,
+    pub kind: String,
+    pub stage: Option<String>,
+    pub identity: Option<String>,
+    pub first_channel: Option<String>,
+    pub last_channel: Option<String>,
+}
+
+/// Which revenue rows a sales list shows: by first-touch channel, `None` = no channel.
+#[derive(Debug, Clone, Copy)]
+pub enum SalesFilter<'a> {
+    All,
+    FirstTouch(Option<&'a str>),
+}
+
+const SALES_FROM: &str = "FROM transactions t \
+     LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
+     WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3 \
+     AND ($4 = 0 OR ($4 = 1 AND p.first_channel IS NULL) OR ($4 = 2 AND p.first_channel = $5))";
+
+/// Revenue rows of the window, newest first, and how many match before the limit.
+pub async fn sales(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+    filter: SalesFilter<'_>,
+    limit: i64,
+) -> StoreResult<(i64, Vec<SaleRow>)> {
+    // The filter travels as a mode number so one query text serves all three cases.
+    let (mode, channel): (i64, Option<&str>) = match filter {
+        SalesFilter::All => (0, None),
+        SalesFilter::FirstTouch(None) => (1, None),
+        SalesFilter::FirstTouch(Some(channel)) => (2, Some(channel)),
+    };
+    let count_sql = format!("SELECT COUNT(*) {SALES_FROM}");
+    let total: i64 = on_db!(db, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(count_sql.as_str()))
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis()).bind(mode).bind(channel)
+        .fetch_one(pool).await)?;
+    let rows_sql = format!(
+        "SELECT t.id, t.occurred_at, t.day, t.amount_cents, t.currency, t.kind, t.stage, t.identity, \
+         p.first_channel, COALESCE(t.last_channel, p.first_channel) AS last_channel {SALES_FROM} \
+         ORDER BY t.occurred_at DESC, t.id DESC LIMIT $6"
+    );
+    let rows = on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(rows_sql.as_str()))
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis()).bind(mode).bind(channel).bind(limit)
+        .fetch_all(pool).await)?;
+    Ok((total, rows))
+}
+
+/// The ad grain an ads report groups by; each names its id and label columns in `spend_rows`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdLevel {
+    Campaign,
+    AdGroup,
+    Keyword,
+    Ad,
+}
+
+impl AdLevel {
+    fn columns(self) -> (&'static str, &'static str) {
+        match self {
+            AdLevel::Campaign => ("campaign_id", "campaign_name"),
+            AdLevel::AdGroup => ("ad_group_id", "ad_group_name"),
+            AdLevel::Keyword => ("keyword_id", "keyword"),
+            AdLevel::Ad => ("ad_id", "ad_name"),
+        }
+    }
+}
+
+/// Spend of one dimension value (`id` '' = rows with nothing at this grain).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AdSpend {
+    pub channel: String,
+    pub id: String,
+    pub name: Option<String>,
+    pub spend_cents: i64,
+    pub impressions: i64,
+    pub clicks: i64,
+}
+
+/// Spend, impressions and clicks of the window per channel and dimension id.
+pub async fn ad_spend(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+    level: AdLevel,
+) -> StoreResult<Vec<AdSpend>> {
+    let (id, name) = level.columns();
+    let sql = format!(
+        "SELECT channel, {id} AS id, MAX({name}) AS name, COALESCE(CAST(SUM(spend_cents) AS BIGINT), 0) AS spend_cents, \
+         COALESCE(CAST(SUM(impressions) AS BIGINT), 0) AS impressions, COALESCE(CAST(SUM(clicks) AS BIGINT), 0) AS clicks \
+         FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel, {id} ORDER BY channel, {id}"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
+        .fetch_all(pool).await)?,
+    )
+}
+
+/// Every dimension value ever seen at this grain, with its names, oldest day first (so a
+/// later name of the same id wins when read in order).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AdDimension {
+    pub channel: String,
+    pub id: String,
+    pub name: Option<String>,
+    pub last_day: String,
+}
+
+pub async fn ad_dimensions(
+    db: &Db,
+    product_id: &str,
+    level: AdLevel,
+) -> StoreResult<Vec<AdDimension>> {
+    let (id, name) = level.columns();
+    let sql = format!(
+        "SELECT channel, {id} AS id, {name} AS name, MAX(day) AS last_day FROM spend_rows \
+         WHERE product_id = $1 AND {id} <> '' GROUP BY channel, {id}, {name} ORDER BY MAX(day), channel, {id}"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id)
+        .fetch_all(pool).await)?,
+    )
+}
+
+/// A revenue row (or an acquisition) with the identity's last paid touch at or before it.
+/// `channel`/`attribution` are `None` when there was no paid touch (or no identity).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct PaidTouch {
+    pub amount_cents: i64,
+    pub channel: Option<String>,
+    pub attribution: Option<String>,
+}
+
+/// The identity's latest `paid_*` event at or before `{at}` (ties: the later-ingested one).
+fn last_paid_touch(identity: &str, at: &str) -> String {
+    format!(
+        "(SELECT e.id FROM events e WHERE e.product_id = $1 AND e.identity = {identity} \
+         AND e.occurred_at <= {at} AND substr(e.channel, 1, 5) = 'paid_' \
+         ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1)"
+    )
+}
+
+/// Revenue rows of the window with their last paid touch.
+pub async fn revenue_paid_touches(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<PaidTouch>> {
+    let touch = last_paid_touch("t.identity", "t.occurred_at");
+    let sql = format!(
+        "SELECT r.amount_cents, e.channel, e.attribution FROM (\
+         SELECT t.amount_cents, {touch} AS touch_id FROM transactions t \
+         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3) r \
+         LEFT JOIN events e ON e.id = r.touch_id"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_all(pool).await)?,
+    )
+}
+
+/// Customers acquired in the window with their last paid touch before acquisition
+/// (`amount_cents` is 0).
+pub async fn customer_paid_touches(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<PaidTouch>> {
+    let touch = last_paid_touch("c.identity", "c.acquired_at");
+    let sql = format!(
+        "SELECT CAST(0 AS BIGINT) AS amount_cents, e.channel, e.attribution FROM (\
+         SELECT {touch} AS touch_id FROM identity_profiles c \
+         WHERE c.product_id = $1 AND c.acquired_at >= $2 AND c.acquired_at < $3) r \
+         LEFT JOIN events e ON e.id = r.touch_id"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_all(pool).await)?,
+    )
+}

@@ -1,0 +1,226 @@
+//! Conversion definitions (upserted by key) and the counts behind them.
+//!
+//! A conversion is a stage's events, optionally narrowed to one event name and one source. The
+//! counts read `events` through its `(product_id, stage, occurred_at)` index, never a scan of
+//! the product's events. Functions take the product id of a product the caller already
+//! resolved through its [`crate::AccountScope`].
+
+use std::collections::BTreeMap;
+
+use payback_domain::Timestamp;
+use payback_domain::span::Span;
+
+use crate::error::StoreResult;
+use crate::{Db, Tx};
+
+/// The channel row for conversions with neither an event channel nor an identity first touch.
+pub const UNATTRIBUTED: &str = "unattributed";
+
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct ConversionRow {
+    pub key: String,
+    pub label: String,
+    pub tier: String,
+    pub stage: String,
+    pub source: Option<String>,
+    pub event_name: Option<String>,
+    pub value_mode: String,
+    pub fixed_value_cents: Option<i64>,
+    pub currency: Option<String>,
+    pub score_mode: String,
+    pub target_cpa_cents: Option<i64>,
+    /// Serialized JSON object.
+    pub grade_weights: Option<String>,
+    pub is_active: bool,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+const COLUMNS: &str = "key, label, tier, stage, source, event_name, value_mode, fixed_value_cents, currency, \
+                       score_mode, target_cpa_cents, grade_weights, is_active, created_at, updated_at";
+
+/// A checked definition to store; every field is replaced on upsert.
+#[derive(Debug, Clone)]
+pub struct NewConversion<'a> {
+    pub key: &'a str,
+    pub label: &'a str,
+    pub tier: &'a str,
+    pub stage: &'a str,
+    pub source: Option<&'a str>,
+    pub event_name: Option<&'a str>,
+    pub value_mode: &'a str,
+    pub fixed_value_cents: Option<i64>,
+    pub currency: Option<&'a str>,
+    pub score_mode: &'a str,
+    pub target_cpa_cents: Option<i64>,
+    pub grade_weights: Option<&'a str>,
+    pub is_active: bool,
+}
+
+/// Every definition of the product, oldest first.
+pub async fn list(db: &Db, product_id: &str) -> StoreResult<Vec<ConversionRow>> {
+    let sql =
+        format!("SELECT {COLUMNS} FROM conversions WHERE product_id = $1 ORDER BY created_at, key");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(product_id).fetch_all(pool).await)?,
+    )
+}
+
+/// The definition under `key`, read inside the writing transaction.
+pub async fn find(tx: &mut Tx, product_id: &str, key: &str) -> StoreResult<Option<ConversionRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM conversions WHERE product_id = $1 AND key = $2");
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(product_id).bind(key).fetch_optional(conn).await)?,
+    )
+}
+
+/// Inserts the definition or replaces every field of the one with the same key; the creation
+/// time of a replaced definition is kept, so "oldest first" stays stable across edits.
+pub async fn upsert(
+    tx: &mut Tx,
+    product_id: &str,
+    conversion: &NewConversion<'_>,
+    now: Timestamp,
+) -> StoreResult<ConversionRow> {
+    let sql = format!(
+        "INSERT INTO conversions (product_id, key, label, tier, stage, source, event_name, value_mode, \
+         fixed_value_cents, currency, score_mode, target_cpa_cents, grade_weights, is_active, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) \
+         ON CONFLICT (product_id, key) DO UPDATE SET label = excluded.label, tier = excluded.tier, \
+         stage = excluded.stage, source = excluded.source, event_name = excluded.event_name, \
+         value_mode = excluded.value_mode, fixed_value_cents = excluded.fixed_value_cents, \
+         currency = excluded.currency, score_mode = excluded.score_mode, \
+         target_cpa_cents = excluded.target_cpa_cents, grade_weights = excluded.grade_weights, \
+         is_active = excluded.is_active, updated_at = excluded.updated_at \
+         RETURNING {COLUMNS}"
+    );
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id)
+        .bind(conversion.key)
+        .bind(conversion.label)
+        .bind(conversion.tier)
+        .bind(conversion.stage)
+        .bind(conversion.source)
+        .bind(conversion.event_name)
+        .bind(conversion.value_mode)
+        .bind(conversion.fixed_value_cents)
+        .bind(conversion.currency)
+        .bind(conversion.score_mode)
+        .bind(conversion.target_cpa_cents)
+        .bind(conversion.grade_weights)
+        .bind(conversion.is_active)
+        .bind(now.millis())
+        .fetch_one(conn)
+        .await)?,
+    )
+}
+
+/// Deletes the definition; returns it, or `None` when there was none. Events stay.
+pub async fn delete(
+    tx: &mut Tx,
+    product_id: &str,
+    key: &str,
+) -> StoreResult<Option<ConversionRow>> {
+    let sql =
+        format!("DELETE FROM conversions WHERE product_id = $1 AND key = $2 RETURNING {COLUMNS}");
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(product_id).bind(key).fetch_optional(conn).await)?,
+    )
+}
+
+/// Which events a definition counts.
+#[derive(Debug, Clone, Copy)]
+pub struct Matcher<'a> {
+    pub stage: &'a str,
+    /// Only events with exactly this name.
+    pub event_name: Option<&'a str>,
+    /// Only what this source wrote: events in its `<source>:` namespaces and its daily
+    /// aggregate rows. `None`: events of every namespace (aggregate rows belong to the source
+    /// that wrote them and count only for definitions naming it).
+    pub source: Option<&'a str>,
+}
+
+/// Matching events (and aggregate volume) of one channel in a span.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChannelTally {
+    pub channel: String,
+    pub count: i64,
+    /// Sum of the events' own `value` (for converted and payment events, their revenue rows).
+    pub value_cents: i64,
+}
+
+#[derive(sqlx::FromRow)]
+struct TallyRow {
+    channel: Option<String>,
+    events: i64,
+    value_cents: i64,
+}
+
+/// Counts per channel: the event's own channel, else its identity's first touch, else
+/// [`UNATTRIBUTED`]. Ordered by count (highest first), then channel.
+pub async fn tally(
+    db: &Db,
+    product_id: &str,
+    matcher: Matcher<'_>,
+    span: Span,
+) -> StoreResult<Vec<ChannelTally>> {
+    // `_` is a LIKE wildcard; source names contain it, so it is escaped.
+    let namespace_pattern = matcher
+        .source
+        .map(|source| format!("{}:%", source.replace('_', "\\_")));
+    let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(
+        "SELECT COALESCE(e.channel, p.first_channel) AS channel, COUNT(*) AS events, \
+         CAST(COALESCE(SUM(e.value_cents), 0) AS BIGINT) AS value_cents \
+         FROM events e LEFT JOIN identity_profiles p ON p.product_id = e.product_id AND p.identity = e.identity \
+         WHERE e.product_id = $1 AND e.stage = $2 AND e.occurred_at >= $3 AND e.occurred_at < $4 \
+         AND ($5 IS NULL OR e.name = $5) AND ($6 IS NULL OR e.namespace LIKE $6 ESCAPE '\\') \
+         GROUP BY COALESCE(e.channel, p.first_channel)")
+        .bind(product_id)
+        .bind(matcher.stage)
+        .bind(span.start.millis())
+        .bind(span.end.millis())
+        .bind(matcher.event_name)
+        .bind(namespace_pattern.as_deref())
+        .fetch_all(pool)
+        .await)?;
+    let mut channels: BTreeMap<String, ChannelTally> = BTreeMap::new();
+    let mut add = |channel: String, count: i64, value_cents: i64| {
+        let entry = channels
+            .entry(channel.clone())
+            .or_insert_with(|| ChannelTally {
+                channel,
+                ..ChannelTally::default()
+            });
+        entry.count += count;
+        entry.value_cents += value_cents;
+    };
+    for row in rows {
+        let channel = row.channel.unwrap_or_else(|| UNATTRIBUTED.to_owned());
+        add(channel, row.events, row.value_cents);
+    }
+    // Daily aggregate rows carry no names, channels or amounts: they count only for a
+    // definition that names their source and no event name, and only as unattributed volume.
+    if let (Some(source), None) = (matcher.source, matcher.event_name) {
+        let volume: i64 = on_db!(db, pool => sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(volume), 0) AS BIGINT) FROM aggregate_stage_days \
+             WHERE product_id = $1 AND stage = $2 AND source = $3 AND day >= $4 AND day <= $5")
+            .bind(product_id)
+            .bind(matcher.stage)
+            .bind(source)
+            .bind(span.first_day())
+            .bind(span.last_day())
+            .fetch_one(pool)
+            .await)?;
+        if volume != 0 {
+            add(UNATTRIBUTED.to_owned(), volume, 0);
+        }
+    }
+    let mut tallies: Vec<ChannelTally> = channels.into_values().collect();
+    tallies.sort_by(|a, b| {
+        b.count
+            .cmp(&a.count)
+            .then_with(|| a.channel.cmp(&b.channel))
+    });
+    Ok(tallies)
+}

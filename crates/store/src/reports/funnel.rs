@@ -1,0 +1,167 @@
+//! Report queries: the funnel (stage x channel volumes, daily stage volumes, which sources
+//! feed each stage) and the saved funnel definition.
+//!
+//! Stage volume, as the metric definitions say: distinct identities with the stage in the
+//! period (`stage_identity_days`), plus each identity-less event of the stage (`event_days`
+//! with `identified = false`), plus the volumes sources write (`aggregate_stage_days`). Every
+//! window is a range of UTC days, read from those rollups only.
+
+use payback_domain::Timestamp;
+use payback_domain::span::Span;
+
+use crate::error::StoreResult;
+use crate::{Db, Tx};
+
+/// One (stage, channel) cell of the funnel over a window.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StageChannelRow {
+    pub stage: String,
+    /// Identified traffic: the identity's first-touch channel; identity-less events: the
+    /// event's own channel; aggregate rows: none.
+    pub channel: Option<String>,
+    pub events: i64,
+    pub volume: i64,
+}
+
+/// The stage x channel cells of `span`, merged across the three kinds of input.
+///
+/// Aggregate rows carry no per-event detail: their volume counts as their events too, since a
+/// source's daily count is the only event count there is.
+pub async fn stage_channels(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<StageChannelRow>> {
+    // The outer GROUP BY merges cells with the same (stage, channel): an identity with no first
+    // touch and an identity-less event with no channel both land in the channel-null cell.
+    let sql = "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, CAST(SUM(volume) AS BIGINT) AS volume \
+         FROM ( \
+           SELECT s.stage AS stage, p.first_channel AS channel, SUM(s.events) AS events, \
+                  COUNT(DISTINCT s.identity) AS volume \
+           FROM stage_identity_days s \
+           LEFT JOIN identity_profiles p ON p.product_id = s.product_id AND p.identity = s.identity \
+           WHERE s.product_id = $1 AND s.day >= $2 AND s.day <= $3 \
+           GROUP BY s.stage, p.first_channel \
+           UNION ALL \
+           SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(events) AS volume \
+           FROM event_days \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 \
+           GROUP BY stage, channel \
+           UNION ALL \
+           SELECT stage, NULL AS channel, SUM(volume) AS events, SUM(volume) AS volume \
+           FROM aggregate_stage_days \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+           GROUP BY stage \
+         ) cells \
+         GROUP BY stage, channel";
+    Ok(on_db!(db, pool => sqlx::query_as(sql)
+        .bind(product_id)
+        .bind(span.first_day())
+        .bind(span.last_day())
+        .bind(false)
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// One stage's volume on one day.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct DayStageVolume {
+    pub day: String,
+    pub stage: String,
+    pub volume: i64,
+}
+
+/// Stage volume per day of `span`, oldest first; only (day, stage) pairs with some input.
+/// A day's distinct identities are that day's: an identity active on two days counts on each.
+pub async fn daily_stage_volumes(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<DayStageVolume>> {
+    // stage_identity_days holds one row per (stage, day, identity): COUNT(*) per day is the
+    // number of distinct identities that day.
+    let sql = "SELECT day, stage, CAST(SUM(volume) AS BIGINT) AS volume \
+         FROM ( \
+           SELECT day, stage, COUNT(*) AS volume FROM stage_identity_days \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day, stage \
+           UNION ALL \
+           SELECT day, stage, SUM(events) AS volume FROM event_days \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 GROUP BY day, stage \
+           UNION ALL \
+           SELECT day, stage, SUM(volume) AS volume FROM aggregate_stage_days \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day, stage \
+         ) volumes \
+         GROUP BY day, stage \
+         ORDER BY day, stage";
+    Ok(on_db!(db, pool => sqlx::query_as(sql)
+        .bind(product_id)
+        .bind(span.first_day())
+        .bind(span.last_day())
+        .bind(false)
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// `(stage, source)` for every source that wrote the stage in `span` (events by their
+/// namespace's source, and aggregate rows), distinct, sorted.
+pub async fn stage_sources(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<(String, String)>> {
+    let sql = "SELECT stage, source FROM event_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 AND events > 0 \
+         UNION \
+         SELECT stage, source FROM aggregate_stage_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         ORDER BY stage, source";
+    Ok(on_db!(db, pool => sqlx::query_as(sql)
+        .bind(product_id)
+        .bind(span.first_day())
+        .bind(span.last_day())
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// The saved funnel steps (JSON text), or `None` while the product is on the built-in ladder.
+pub async fn definition(db: &Db, product_id: &str) -> StoreResult<Option<String>> {
+    Ok(on_db!(db, pool => sqlx::query_scalar(
+        "SELECT steps FROM funnel_definitions WHERE product_id = $1")
+        .bind(product_id)
+        .fetch_optional(pool)
+        .await)?)
+}
+
+/// Saves the funnel steps (JSON text) and returns the ones saved before, if any, read under the
+/// same lock as the write so the audit's "before" is the row this write replaced.
+pub async fn save_definition(
+    tx: &mut Tx,
+    product_id: &str,
+    steps: &str,
+    now: Timestamp,
+) -> StoreResult<Option<String>> {
+    // SQLite transactions already hold the database write lock (BEGIN IMMEDIATE). On
+    // PostgreSQL a definition row may not exist yet, so lock the product row instead: two
+    // concurrent saves then run one after the other and each sees the other's steps.
+    if let Tx::Postgres(conn) = tx {
+        sqlx::query("SELECT id FROM products WHERE id = $1 FOR UPDATE")
+            .bind(product_id)
+            .fetch_optional(&mut **conn)
+            .await?;
+    }
+    let previous: Option<String> = on_tx!(tx, conn => sqlx::query_scalar(
+        "SELECT steps FROM funnel_definitions WHERE product_id = $1")
+        .bind(product_id)
+        .fetch_optional(conn)
+        .await)?;
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO funnel_definitions (product_id, steps, updated_at) VALUES ($1, $2, $3) \
+         ON CONFLICT (product_id) DO UPDATE SET steps = excluded.steps, updated_at = excluded.updated_at")
+        .bind(product_id)
+        .bind(steps)
+        .bind(now.millis())
+        .execute(conn)
+        .await
+        .map(|done| done.rows_affected()))?;
+    Ok(previous)
+}

@@ -1,0 +1,11 @@
+//! Report queries. Each reads indexed tables and the rollups `ingest` maintains
+//! (`identity_profiles`, `transactions`, `stage_identity_days`, `event_days`,
+//! `aggregate_stage_days`, `spend_rows`), never a scan of raw events.
+
+pub mod attribution;
+pub mod conversions;
+pub mod exports;
+pub mod funnel;
+pub mod payback;
+pub mod product_metrics;
+pub mod series;

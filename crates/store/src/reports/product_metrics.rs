@@ -1,0 +1,206 @@
+//! Report queries: the sums behind each product row (portfolio and single product). Each metric
+//! is one query grouped by product over all requested products, so a portfolio of N products
+//! costs a fixed number of queries, not N times as many.
+
+use std::collections::HashMap;
+
+use payback_domain::span::Span;
+use sqlx::QueryBuilder;
+
+use crate::Db;
+use crate::error::StoreResult;
+
+/// The raw sums of one product; the ratios (CAC, LTV, LTV:CAC) are derived by the caller.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProductSums {
+    pub spend_7d_cents: i64,
+    pub spend_30d_cents: i64,
+    pub spend_prev_30d_cents: i64,
+    pub visits_30d: i64,
+    pub leads_30d: i64,
+    pub customers_30d: i64,
+    pub revenue_30d_cents: i64,
+    pub revenue_prev_30d_cents: i64,
+    /// All-time net revenue of every customer ever acquired, and how many there are.
+    pub customers_revenue_cents: i64,
+    pub customers_all_time: i64,
+}
+
+/// The windows a product row reads: the last 7 days and the last 30 (with the 30 before).
+#[derive(Debug, Clone, Copy)]
+pub struct RowWindows {
+    pub week: Span,
+    pub month: Span,
+}
+
+/// Product ids per query; well under SQLite's bound-parameter limit.
+const CHUNK: usize = 500;
+
+/// Sums for each of `product_ids` (every id gets an entry, zero when it has no data).
+pub async fn sums(
+    db: &Db,
+    product_ids: &[&str],
+    windows: RowWindows,
+) -> StoreResult<HashMap<String, ProductSums>> {
+    let mut out: HashMap<String, ProductSums> = product_ids
+        .iter()
+        .map(|id| ((*id).to_owned(), ProductSums::default()))
+        .collect();
+    for chunk in product_ids.chunks(CHUNK) {
+        spend(db, chunk, windows, &mut out).await?;
+        revenue(db, chunk, windows.month, &mut out).await?;
+        customers(db, chunk, windows.month, &mut out).await?;
+        for (stage, slot) in [("visit", Volume::Visits), ("lead", Volume::Leads)] {
+            for (product, volume) in stage_volume(db, chunk, stage, windows.month).await? {
+                if let Some(sums) = out.get_mut(&product) {
+                    match slot {
+                        Volume::Visits => sums.visits_30d += volume,
+                        Volume::Leads => sums.leads_30d += volume,
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy)]
+enum Volume {
+    Visits,
+    Leads,
+}
+
+/// `product_id IN ($a, $b, ...)`, one bound parameter per id.
+fn push_ids<DB: sqlx::Database>(query: &mut QueryBuilder<DB>, ids: &[&str])
+where
+    for<'t> &'t str: sqlx::Encode<'t, DB> + sqlx::Type<DB>,
+{
+    query.push("product_id IN (");
+    let mut list = query.separated(", ");
+    for id in ids {
+        list.push_bind(*id);
+    }
+    query.push(")");
+}
+
+async fn spend(
+    db: &Db,
+    ids: &[&str],
+    windows: RowWindows,
+    out: &mut HashMap<String, ProductSums>,
+) -> StoreResult<()> {
+    let (week_from, month_from) = (windows.week.first_day(), windows.month.first_day());
+    let previous = windows.month.previous();
+    let (from, to) = (previous.first_day(), windows.month.last_day());
+    let rows: Vec<(String, i64, i64, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN day >= ");
+        query.push_bind(&week_from).push(" THEN spend_cents ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(CASE WHEN day >= ");
+        query.push_bind(&month_from).push(" THEN spend_cents ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(CASE WHEN day < ");
+        query.push_bind(&month_from).push(" THEN spend_cents ELSE 0 END) AS BIGINT), 0) FROM spend_rows WHERE ");
+        push_ids(&mut query, ids);
+        query.push(" AND day >= ").push_bind(&from).push(" AND day <= ").push_bind(&to).push(" GROUP BY product_id");
+        query.build_query_as().fetch_all(pool).await
+    })?;
+    for (product, week, month, before) in rows {
+        if let Some(sums) = out.get_mut(&product) {
+            sums.spend_7d_cents = week;
+            sums.spend_30d_cents = month;
+            sums.spend_prev_30d_cents = before;
+        }
+    }
+    Ok(())
+}
+
+async fn revenue(
+    db: &Db,
+    ids: &[&str],
+    month: Span,
+    out: &mut HashMap<String, ProductSums>,
+) -> StoreResult<()> {
+    let previous = month.previous();
+    let rows: Vec<(String, i64, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN occurred_at >= ");
+        query.push_bind(month.start.millis()).push(" THEN amount_cents ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(CASE WHEN occurred_at < ");
+        query.push_bind(month.start.millis()).push(" THEN amount_cents ELSE 0 END) AS BIGINT), 0) FROM transactions WHERE ");
+        push_ids(&mut query, ids);
+        query.push(" AND occurred_at >= ").push_bind(previous.start.millis())
+            .push(" AND occurred_at < ").push_bind(month.end.millis()).push(" GROUP BY product_id");
+        query.build_query_as().fetch_all(pool).await
+    })?;
+    for (product, current, before) in rows {
+        if let Some(sums) = out.get_mut(&product) {
+            sums.revenue_30d_cents = current;
+            sums.revenue_prev_30d_cents = before;
+        }
+    }
+    Ok(())
+}
+
+/// Customers acquired in the window, and every customer ever acquired with their all-time
+/// revenue (for LTV). Both read the `(product_id, acquired_at)` index.
+async fn customers(
+    db: &Db,
+    ids: &[&str],
+    month: Span,
+    out: &mut HashMap<String, ProductSums>,
+) -> StoreResult<()> {
+    let rows: Vec<(String, i64, i64, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN acquired_at >= ");
+        query.push_bind(month.start.millis()).push(" AND acquired_at < ").push_bind(month.end.millis())
+            .push(" THEN 1 ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(revenue_cents) AS BIGINT), 0), COUNT(*) \
+                   FROM identity_profiles WHERE ");
+        push_ids(&mut query, ids);
+        query.push(" AND acquired_at IS NOT NULL GROUP BY product_id");
+        query.build_query_as().fetch_all(pool).await
+    })?;
+    for (product, in_window, revenue, all_time) in rows {
+        if let Some(sums) = out.get_mut(&product) {
+            sums.customers_30d = in_window;
+            sums.customers_revenue_cents = revenue;
+            sums.customers_all_time = all_time;
+        }
+    }
+    Ok(())
+}
+
+/// Stage volume per product over a window: distinct identities with the stage, plus each
+/// identity-less event of the stage, plus the aggregate rows sources wrote.
+pub async fn stage_volume(
+    db: &Db,
+    ids: &[&str],
+    stage: &str,
+    span: Span,
+) -> StoreResult<HashMap<String, i64>> {
+    let (from, to) = (span.first_day(), span.last_day());
+    let mut volumes: HashMap<String, i64> = HashMap::new();
+    let parts = [
+        ("COUNT(DISTINCT identity)", "stage_identity_days", ""),
+        (
+            "COALESCE(CAST(SUM(events) AS BIGINT), 0)",
+            "event_days",
+            " AND identified = ",
+        ),
+        (
+            "COALESCE(CAST(SUM(volume) AS BIGINT), 0)",
+            "aggregate_stage_days",
+            "",
+        ),
+    ];
+    for (measure, table, identified) in parts {
+        let rows: Vec<(String, i64)> = on_db!(db, pool => {
+            let mut query = QueryBuilder::new(format!("SELECT product_id, {measure} FROM {table} WHERE "));
+            push_ids(&mut query, ids);
+            query.push(" AND stage = ").push_bind(stage)
+                .push(" AND day >= ").push_bind(&from).push(" AND day <= ").push_bind(&to);
+            if !identified.is_empty() {
+                query.push(identified).push_bind(false);
+            }
+            query.push(" GROUP BY product_id");
+            query.build_query_as().fetch_all(pool).await
+        })?;
+        for (product, volume) in rows {
+            *volumes.entry(product).or_default() += volume;
+        }
+    }
+    Ok(volumes)
+}

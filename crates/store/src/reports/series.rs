@@ -1,0 +1,57 @@
+//! Report queries: the daily timeseries (spend, net revenue, customers acquired). Stage
+//! volumes per day come from [`super::funnel::daily_stage_volumes`].
+
+use payback_domain::span::Span;
+
+use crate::Db;
+use crate::error::StoreResult;
+
+/// Spend per day of `span` (all networks), days with rows only.
+pub async fn spend_by_day(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<(String, i64)>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT day, CAST(SUM(spend_cents) AS BIGINT) FROM spend_rows \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day")
+        .bind(product_id)
+        .bind(span.first_day())
+        .bind(span.last_day())
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// Net revenue per day of `span`: every revenue row (sales, refunds and disputes negative),
+/// with or without an identity; days with rows only.
+pub async fn revenue_by_day(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<(String, i64)>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT day, CAST(SUM(amount_cents) AS BIGINT) FROM transactions \
+         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY day")
+        .bind(product_id)
+        .bind(span.start.millis())
+        .bind(span.end.millis())
+        .fetch_all(pool)
+        .await)?)
+}
+
+/// Customers acquired per day of `span` (an identity's first converted or payment event);
+/// days with customers only.
+pub async fn customers_by_day(
+    db: &Db,
+    product_id: &str,
+    span: Span,
+) -> StoreResult<Vec<(String, i64)>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT acquired_day, COUNT(*) FROM identity_profiles \
+         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY acquired_day")
+        .bind(product_id)
+        .bind(span.start.millis())
+        .bind(span.end.millis())
+        .fetch_all(pool)
+        .await)?)
+}

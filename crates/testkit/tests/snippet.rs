@@ -1,0 +1,251 @@
+#![allow(clippy::unwrap_used)]
+//! The browser tracking snippet: `GET /svc.js` as served (size budget, caching), and a real
+//! headless Chromium run against a page that loads it, checked in the `events` table.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use payback_domain::Timestamp;
+use payback_store::Db;
+use payback_testkit::{Backend, TestApp};
+use serde_json::{Value, json};
+use sqlx::Row as _;
+
+const SNIPPET: &str = include_str!("../../server/assets/svc.js");
+
+/// The snippet ships on every customer page: its gzipped size is a budget, not a guess.
+#[test]
+fn snippet_fits_in_two_kilobytes_gzipped() {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(SNIPPET.as_bytes()).unwrap();
+    let size = gz.finish().unwrap().len();
+    assert!(
+        size <= 2048,
+        "svc.js is {size} bytes gzipped; the budget is 2048"
+    );
+}
+
+#[tokio::test]
+async fn svc_js_is_served_cacheable_with_an_etag() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    let reply = app.get("/svc.js", None).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(
+        reply.header("content-type"),
+        Some("application/javascript; charset=utf-8")
+    );
+    assert_eq!(reply.header("cache-control"), Some("public, max-age=3600"));
+    assert_eq!(reply.text, SNIPPET, "served as written");
+    let etag = reply.header("etag").unwrap().to_owned();
+    assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
+
+    let conditional = |tag: String| {
+        app.client
+            .get(app.url("/svc.js"))
+            .header("if-none-match", tag)
+            .send()
+    };
+    let unchanged = conditional(etag.clone()).await.unwrap();
+    assert_eq!(unchanged.status(), 304);
+    assert_eq!(unchanged.headers()["etag"], etag.as_str());
+    assert!(unchanged.bytes().await.unwrap().is_empty());
+    // A weak validator of the same content matches too (If-None-Match compares weakly).
+    let weak = conditional(format!("W/{etag}")).await.unwrap();
+    assert_eq!(weak.status(), 304);
+    let stale = conditional("\"stale\"".to_owned()).await.unwrap();
+    assert_eq!(stale.status(), 200);
+    assert_eq!(stale.text().await.unwrap(), SNIPPET);
+
+    // Public, and documented as such.
+    let doc = app.get("/openapi.json", None).await;
+    let operation = &doc.expect(200)["paths"]["/svc.js"]["get"];
+    assert!(operation.is_object(), "GET /svc.js is not documented");
+    assert!(operation.get("security").is_none_or(|s| s == &json!([])));
+}
+
+/// The repository root, where `e2e/` lives.
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Serves `html` at every path on a loopback port, so the page and a reload of an in-app route
+/// both load; the page's origin differs from the service's, as on a customer's site.
+async fn serve_page(html: String) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let page = axum::Router::new().fallback(move || {
+        let html = html.clone();
+        async move { axum::response::Html(html) }
+    });
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, page).await;
+    });
+    format!("http://{addr}")
+}
+
+#[derive(Debug)]
+struct EventRow {
+    stage: String,
+    name: Option<String>,
+    anonymous_id: Option<String>,
+    user_id: Option<String>,
+    email: Option<String>,
+    value_cents: Option<i64>,
+    currency: Option<String>,
+    attribution: Value,
+    channel: Option<String>,
+}
+
+async fn stored_events(store: &Db) -> Vec<EventRow> {
+    let Db::Sqlite(pool) = store else {
+        panic!("the browser test runs on SQLite")
+    };
+    let rows = sqlx::query(
+        "SELECT stage, name, anonymous_id, user_id, email, value_cents, currency, attribution, channel \
+         FROM events ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    rows.iter()
+        .map(|row| EventRow {
+            stage: row.get("stage"),
+            name: row.get("name"),
+            anonymous_id: row.get("anonymous_id"),
+            user_id: row.get("user_id"),
+            email: row.get("email"),
+            value_cents: row.get("value_cents"),
+            currency: row.get("currency"),
+            attribution: row
+                .get::<Option<String>, _>("attribution")
+                .map(|text| serde_json::from_str(&text).unwrap())
+                .unwrap_or(Value::Null),
+            channel: row.get("channel"),
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn snippet_in_chromium_records_visits_identity_and_conversions() {
+    let app = TestApp::spawn(Backend::Sqlite).await;
+    // The browser stamps events with the wall clock; the service refuses events from its
+    // future, so its clock must not lag behind the browser's.
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
+    app.clock.set(Timestamp::from_millis(
+        i64::try_from(now.as_millis()).unwrap(),
+    ));
+
+    let owner = app.signup_verified("owner@example.com").await;
+    app.create_product(&owner.token, "shop").await;
+    let minted = app
+        .post("/products/shop/tracking-key", Some(&owner.token), json!({}))
+        .await;
+    let minted = minted.expect(200);
+    let key = minted["key"].as_str().unwrap();
+    assert!(key.starts_with("svc_pub_"), "{key}");
+    // The tag the dashboard hands out is the one the page uses.
+    let tag = minted["snippet"].as_str().unwrap();
+    assert!(
+        tag.contains(&format!("{}/svc.js", app.base_url)) && tag.contains(key),
+        "{tag}"
+    );
+
+    let page = serve_page(format!(
+        "<!doctype html><html><head><title>Shop</title>{tag}</head>\
+         <body><h1>Shop</h1></body></html>"
+    ))
+    .await;
+    let landing =
+        format!("{page}/?utm_source=google&utm_medium=cpc&utm_campaign=spring&gclid=abc123");
+
+    let root = repo_root();
+    let run = tokio::task::spawn_blocking({
+        let landing = landing.clone();
+        move || {
+            std::process::Command::new("node")
+                .arg("e2e/drive-snippet.mjs")
+                .arg(&landing)
+                .current_dir(&root)
+                .output()
+        }
+    })
+    .await
+    .unwrap()
+    .expect("node runs (scripts/e2e-setup installs the browser harness)");
+    let driver_log = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(
+        run.status.success(),
+        "drive-snippet failed (scripts/e2e-setup installs Chromium and e2e/node_modules):\n{driver_log}"
+    );
+
+    // Beacons are fire-and-forget: wait for the rows rather than for the browser.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let events = loop {
+        let events = stored_events(&app.state.store).await;
+        if events.len() >= 5 || Instant::now() > deadline {
+            break events;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let stages: Vec<(&str, Option<&str>)> = events
+        .iter()
+        .map(|e| (e.stage.as_str(), e.name.as_deref()))
+        .collect();
+    assert_eq!(
+        stages,
+        [
+            ("visit", None),
+            ("visit", None),
+            ("engaged", Some("identify")),
+            ("signup", Some("signup_form")),
+            ("converted", None),
+        ],
+        "driver log:\n{driver_log}"
+    );
+
+    let anonymous_id = events[0].anonymous_id.clone().expect("anonymous id");
+    for event in &events {
+        assert_eq!(
+            event.anonymous_id.as_ref(),
+            Some(&anonymous_id),
+            "{event:?}"
+        );
+    }
+    assert_eq!(events[0].user_id, None);
+    assert_eq!(
+        events[1].user_id, None,
+        "the /pricing visit came before identify"
+    );
+    for event in &events[2..] {
+        assert_eq!(event.user_id.as_deref(), Some("user-42"), "{event:?}");
+    }
+    assert_eq!(events[2].email.as_deref(), Some("buyer@example.com"));
+
+    let first = &events[0];
+    for (field, expected) in [
+        ("utm_source", "google"),
+        ("utm_medium", "cpc"),
+        ("utm_campaign", "spring"),
+        ("gclid", "abc123"),
+        ("referrer", "https://www.google.com/"),
+    ] {
+        assert_eq!(first.attribution[field], expected, "{}", first.attribution);
+    }
+    assert!(
+        first.attribution["landing_url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with(&page) && url.contains("gclid=abc123")),
+        "{}",
+        first.attribution
+    );
+    assert_eq!(first.channel.as_deref(), Some("paid_google"));
+    // The session keeps its landing: the in-app page and later events carry it too.
+    for event in &events[1..] {
+        assert_eq!(event.attribution, first.attribution, "{event:?}");
+    }
+
+    let converted = &events[4];
+    assert_eq!(converted.value_cents, Some(4900));
+    assert_eq!(converted.currency.as_deref(), Some("USD"));
+}
