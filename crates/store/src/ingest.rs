@@ -224,6 +224,7 @@ async fn link_identities(
         })?;
         links.extend(rows);
     }
+    let mut new_links: Vec<(String, String)> = Vec::new();
     for event in events {
         let (Some(anonymous), Some(user)) = (&event.anonymous_id, &event.user_id) else {
             continue;
@@ -232,14 +233,18 @@ async fn link_identities(
             continue;
         }
         links.insert(anonymous.clone(), user.clone());
-        merge_anonymous_into_user(tx, product_id, anonymous, user, now).await?;
+        new_links.push((anonymous.clone(), user.clone()));
         recompute.insert(user_identity(user));
+    }
+    for chunk in new_links.chunks(CHUNK) {
+        merge_anonymous_into_users(tx, product_id, chunk, now).await?;
     }
     Ok(links)
 }
 
 #[derive(sqlx::FromRow)]
 struct StoredProfile {
+    identity: String,
     first_seen_at: i64,
     first_touch_at: Option<i64>,
     first_channel: Option<String>,
@@ -247,46 +252,105 @@ struct StoredProfile {
     revenue_cents: i64,
 }
 
-async fn merge_anonymous_into_user(
+/// Records `links` (anonymous id, user id) and moves everything the anonymous identities had
+/// (events, revenue rows, daily rows, profiles) to their users, in a fixed number of
+/// statements however many links the batch brings. Set-based statements find each row's user
+/// through `identity_links` by primary key (`substr(identity, 3)` strips the `a:` prefix).
+async fn merge_anonymous_into_users(
     tx: &mut Tx,
     product_id: &str,
-    anonymous: &str,
-    user: &str,
+    links: &[(String, String)],
     now: Timestamp,
 ) -> StoreResult<()> {
-    let from = anonymous_identity(anonymous);
-    let to = user_identity(user);
-    on_tx!(tx, conn => sqlx::query(
-        "INSERT INTO identity_links (product_id, anonymous_id, user_id, linked_at) VALUES ($1, $2, $3, $4) \
-         ON CONFLICT (product_id, anonymous_id) DO NOTHING")
-        .bind(product_id).bind(anonymous).bind(user).bind(now.millis())
-        .execute(conn).await.map(|done| done.rows_affected()))?;
-    for sql in [
-        "UPDATE events SET identity = $3 WHERE product_id = $1 AND identity = $2",
-        "UPDATE transactions SET identity = $3 WHERE product_id = $1 AND identity = $2",
-        "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-         SELECT product_id, stage, day, $3, events FROM stage_identity_days WHERE product_id = $1 AND identity = $2 \
-         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
-        "DELETE FROM stage_identity_days WHERE product_id = $1 AND identity = $2",
-    ] {
-        on_tx!(tx, conn => sqlx::query(sql).bind(product_id).bind(&from).bind(&to)
-            .execute(conn).await.map(|done| done.rows_affected()))?;
+    on_tx!(tx, conn => {
+        let mut query = sqlx::QueryBuilder::new("INSERT INTO identity_links (product_id, anonymous_id, user_id, linked_at) ");
+        query.push_values(links, |mut row, (anonymous, user)| {
+            row.push_bind(product_id).push_bind(anonymous).push_bind(user).push_bind(now.millis());
+        });
+        query.push(" ON CONFLICT (product_id, anonymous_id) DO NOTHING");
+        query.build().execute(conn).await.map(|done| done.rows_affected())
+    })?;
+    let anonymous: Vec<String> = links
+        .iter()
+        .map(|(anonymous, _)| anonymous_identity(anonymous))
+        .collect();
+    // Each statement is `<head> product_id = ? AND <identity column> IN (...) <tail>`.
+    let statements: [(&str, &str, &str); 4] = [
+        (
+            "UPDATE events SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
+             WHERE l.product_id = events.product_id AND l.anonymous_id = substr(events.identity, 3)) WHERE product_id = ",
+            "identity",
+            "",
+        ),
+        (
+            "UPDATE transactions SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
+             WHERE l.product_id = transactions.product_id AND l.anonymous_id = substr(transactions.identity, 3)) \
+             WHERE product_id = ",
+            "identity",
+            "",
+        ),
+        (
+            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
+             SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT) \
+             FROM stage_identity_days s JOIN identity_links l \
+             ON l.product_id = s.product_id AND l.anonymous_id = substr(s.identity, 3) WHERE s.product_id = ",
+            "s.identity",
+            // Grouped, so two anonymous ids of one user sharing a stage and day do not hit the
+            // same row twice in one upsert.
+            " GROUP BY s.product_id, s.stage, s.day, l.user_id \
+             ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+        ),
+        (
+            "DELETE FROM stage_identity_days WHERE product_id = ",
+            "identity",
+            "",
+        ),
+    ];
+    for (head, column, tail) in statements {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(head);
+            query.push_bind(product_id).push(" AND ").push(column).push(" IN (");
+            let mut list = query.separated(", ");
+            for identity in &anonymous {
+                list.push_bind(identity);
+            }
+            query.push(")").push(tail);
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
     }
-    let previous: Option<StoredProfile> = on_tx!(tx, conn => sqlx::query_as(
-        "DELETE FROM identity_profiles WHERE product_id = $1 AND identity = $2 \
-         RETURNING first_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents")
-        .bind(product_id).bind(&from)
-        .fetch_optional(conn).await)?;
-    if let Some(stored) = previous {
+    let moved: Vec<StoredProfile> = on_tx!(tx, conn => {
+        let mut query = sqlx::QueryBuilder::new("DELETE FROM identity_profiles WHERE product_id = ");
+        query.push_bind(product_id).push(" AND identity IN (");
+        let mut list = query.separated(", ");
+        for identity in &anonymous {
+            list.push_bind(identity);
+        }
+        query.push(") RETURNING identity, first_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents");
+        query.build_query_as().fetch_all(conn).await
+    })?;
+    let user_of: HashMap<String, String> = links
+        .iter()
+        .map(|(anonymous, user)| (anonymous_identity(anonymous), user_identity(user)))
+        .collect();
+    let mut deltas: BTreeMap<String, ProfileDelta> = BTreeMap::new();
+    for stored in moved {
+        let Some(user) = user_of.get(&stored.identity) else {
+            continue;
+        };
         let delta = ProfileDelta {
             first_seen_at: stored.first_seen_at,
             first_touch: stored.first_touch_at.zip(stored.first_channel),
             acquired_at: stored.acquired_at,
             revenue_cents: stored.revenue_cents,
         };
-        upsert_profiles(tx, product_id, &BTreeMap::from([(to, delta)])).await?;
+        match deltas.get_mut(user) {
+            Some(existing) => existing.absorb(delta),
+            None => {
+                deltas.insert(user.clone(), delta);
+            }
+        }
     }
-    Ok(())
+    upsert_profiles(tx, product_id, &deltas).await
 }
 
 /// Inserts events, skipping duplicates; returns `(namespace, dedupe_id, id)` of those inserted.

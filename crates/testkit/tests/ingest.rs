@@ -385,3 +385,72 @@ async fn browser_timestamps_from_fast_clocks_take_the_receipt_time(app: TestApp)
 }
 
 backend_tests!(browser_timestamps_from_fast_clocks_take_the_receipt_time);
+
+async fn two_devices_linked_in_one_batch_merge_into_one_person(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    send(&app, &key, json!([
+        {"dedupe_id": "phone", "stage": "visit", "anonymous_id": "phone", "occurred_at": "2026-11-20T08:00:00Z",
+         "attribution": {"referrer": "https://www.bing.com/"}},
+        {"dedupe_id": "laptop", "stage": "visit", "anonymous_id": "laptop", "occurred_at": "2026-11-20T09:00:00Z",
+         "attribution": {"gclid": "g1"}},
+    ])).await.expect(200);
+    send(&app, &key, json!([
+        {"dedupe_id": "login-phone", "stage": "engaged", "anonymous_id": "phone", "user_id": "ann", "occurred_at": "2026-11-20T10:00:00Z"},
+        {"dedupe_id": "login-laptop", "stage": "engaged", "anonymous_id": "laptop", "user_id": "ann", "occurred_at": "2026-11-20T10:01:00Z"},
+        {"dedupe_id": "buy", "stage": "payment", "user_id": "ann", "value": 700, "occurred_at": "2026-11-20T11:00:00Z"},
+    ])).await.expect(200);
+    let days = scalar_rows(
+        &app,
+        "SELECT stage || ':' || identity, day, events FROM stage_identity_days ORDER BY stage",
+    )
+    .await;
+    assert_eq!(
+        days,
+        vec![
+            (
+                "engaged:u:ann".to_owned(),
+                Some("2026-11-20".to_owned()),
+                Some(2)
+            ),
+            (
+                "payment:u:ann".to_owned(),
+                Some("2026-11-20".to_owned()),
+                Some(1)
+            ),
+            (
+                "visit:u:ann".to_owned(),
+                Some("2026-11-20".to_owned()),
+                Some(2)
+            ),
+        ]
+    );
+    // First touch is the phone's organic search (earliest), last touch before the payment the laptop's ad.
+    let profiles = scalar_rows(
+        &app,
+        "SELECT identity, first_channel, revenue_cents FROM identity_profiles",
+    )
+    .await;
+    assert_eq!(
+        profiles,
+        vec![(
+            "u:ann".to_owned(),
+            Some("organic_search".to_owned()),
+            Some(700)
+        )]
+    );
+    let revenue = scalar_rows(
+        &app,
+        "SELECT identity, last_channel, amount_cents FROM transactions",
+    )
+    .await;
+    assert_eq!(
+        revenue,
+        vec![(
+            "u:ann".to_owned(),
+            Some("paid_google".to_owned()),
+            Some(700)
+        )]
+    );
+}
+
+backend_tests!(two_devices_linked_in_one_batch_merge_into_one_person);
