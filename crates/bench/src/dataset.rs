@@ -164,6 +164,10 @@ impl EventMix {
                     value_cents: draft.value,
                     currency: draft.value.map(|_| "USD".to_owned()),
                     channel,
+                    utm_campaign: draft
+                        .attribution
+                        .as_ref()
+                        .and_then(|a| a.utm_campaign.clone()),
                     attribution: draft
                         .attribution
                         .and_then(|a| serde_json::to_string(&a).ok()),

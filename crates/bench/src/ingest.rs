@@ -191,7 +191,7 @@ where
 {
     let mut query = sqlx::QueryBuilder::<DB>::new(
         "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
-         user_id, email, value_cents, currency, channel, attribution, properties, received_at) ",
+         user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
     );
     query.push_values(rows, |mut row, event| {
         row.push_bind(product_id.to_owned())
@@ -209,6 +209,7 @@ where
             .push_bind(event.currency.clone())
             .push_bind(event.channel.clone())
             .push_bind(event.attribution.clone())
+            .push_bind(event.utm_campaign.clone())
             .push_bind(event.properties.clone())
             .push_bind(event.occurred_at.millis());
     });

@@ -4,10 +4,13 @@
 //! all reach for these types so that one rule lives in one place.
 
 pub mod actor;
+pub mod card;
 pub mod channel;
 pub mod clock;
 pub mod event;
 pub mod metrics;
+pub mod money;
+pub mod policy;
 pub mod roles;
 pub mod span;
 pub mod stage;

@@ -26,6 +26,7 @@ use crate::error::ApiError;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
 use crate::routes;
+use crate::services::execution::SpendExecutors;
 use crate::state::AppState;
 
 /// Connects and migrates the database and builds the mailer.
@@ -43,6 +44,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         config: Arc::new(config),
         clock,
         mailer,
+        executors: SpendExecutors::default(),
     })
 }
 

@@ -4,6 +4,7 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use payback_domain::policy::PolicyRefusal;
 use payback_store::StoreError;
 use serde::Serialize;
 
@@ -29,6 +30,12 @@ pub enum ApiError {
     TooManyRequests(String),
     #[error("{0}")]
     ServiceUnavailable(String),
+    /// The policy engine refused a spend change as it was raised: 422 with `policy_code`.
+    #[error("{0}")]
+    PolicyRefused(PolicyRefusal),
+    /// The policy engine refused a human's approval: 403 with `policy_code`; the card waits.
+    #[error("{0}")]
+    PolicyWall(PolicyRefusal),
     /// Configuration that cannot be read; only at start-up.
     #[error("configuration: {0}")]
     Config(String),
@@ -43,6 +50,11 @@ pub type ApiResult<T> = Result<T, ApiError>;
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     pub error: String,
+    /// Only on policy refusals (422 when a proposal is raised, 403 when an approval is refused):
+    /// `network_wall`, `daily_cap_exceeded`, `portfolio_ceiling_exceeded` or
+    /// `portfolio_currency_mismatch`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_code: Option<String>,
 }
 
 impl ApiError {
@@ -58,6 +70,8 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::PolicyRefused(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::PolicyWall(_) => StatusCode::FORBIDDEN,
             ApiError::Config(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -87,12 +101,22 @@ impl From<StoreError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        let policy_code = match &self {
+            ApiError::PolicyRefused(refusal) | ApiError::PolicyWall(refusal) => {
+                Some(refusal.code.as_str().to_owned())
+            }
+            _ => None,
+        };
         let message = if status.is_server_error() {
             tracing::error!(error = %self, "request failed");
             "internal error; the details are in the server log".to_owned()
         } else {
             self.to_string()
         };
-        (status, Json(ErrorBody { error: message })).into_response()
+        let body = ErrorBody {
+            error: message,
+            policy_code,
+        };
+        (status, Json(body)).into_response()
     }
 }

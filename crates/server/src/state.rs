@@ -7,6 +7,7 @@ use payback_store::Db;
 
 use crate::config::Config;
 use crate::mail::Mailer;
+use crate::services::execution::SpendExecutors;
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -14,4 +15,6 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub clock: Arc<dyn Clock>,
     pub mailer: Mailer,
+    /// Who applies approved spend changes, per network; empty until connectors register.
+    pub executors: SpendExecutors,
 }

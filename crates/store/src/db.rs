@@ -117,6 +117,34 @@ impl Db {
     }
 }
 
+/// Where a read runs: on the pool, or inside a transaction that will act on what it reads.
+pub enum Reader<'a> {
+    Db(&'a Db),
+    Tx(&'a mut Tx),
+}
+
+impl Reader<'_> {
+    /// A shorter-lived reader over the same pool or transaction, for several reads in a row.
+    pub fn reborrow(&mut self) -> Reader<'_> {
+        match self {
+            Reader::Db(db) => Reader::Db(db),
+            Reader::Tx(tx) => Reader::Tx(tx),
+        }
+    }
+}
+
+impl<'a> From<&'a Db> for Reader<'a> {
+    fn from(db: &'a Db) -> Self {
+        Reader::Db(db)
+    }
+}
+
+impl<'a> From<&'a mut Tx> for Reader<'a> {
+    fn from(tx: &'a mut Tx) -> Self {
+        Reader::Tx(tx)
+    }
+}
+
 impl Tx {
     pub async fn commit(self) -> StoreResult<()> {
         match self {

@@ -32,6 +32,8 @@ pub struct EventRecord {
     pub currency: Option<String>,
     pub channel: Option<String>,
     pub attribution: Option<String>,
+    /// `attribution.utm_campaign`, kept in its own indexed column for the distribution log.
+    pub utm_campaign: Option<String>,
     pub properties: Option<String>,
     /// A valued converted/payment event: it writes a revenue row.
     pub is_revenue: bool,
@@ -54,7 +56,7 @@ pub fn anonymous_identity(anonymous_id: &str) -> String {
     format!("a:{anonymous_id}")
 }
 
-/// Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters at 16 columns.
+/// Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters at 18 columns.
 const CHUNK: usize = 500;
 
 /// Per-identity changes a batch brings, merged into `identity_profiles` with one upsert.
@@ -367,7 +369,7 @@ async fn insert_events(
     Ok(on_tx!(tx, conn => {
         let mut query = sqlx::QueryBuilder::new(
             "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
-             user_id, email, value_cents, currency, channel, attribution, properties, received_at) ",
+             user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
         );
         query.push_values(events.iter().zip(identities), |mut row, (event, identity)| {
             row.push_bind(product_id)
@@ -385,6 +387,7 @@ async fn insert_events(
                 .push_bind(&event.currency)
                 .push_bind(&event.channel)
                 .push_bind(&event.attribution)
+                .push_bind(&event.utm_campaign)
                 .push_bind(&event.properties)
                 .push_bind(received_at.millis());
         });

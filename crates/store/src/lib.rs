@@ -9,13 +9,17 @@ mod macros;
 
 pub mod accounts;
 pub mod api_keys;
+pub mod cards;
 pub mod db;
+pub mod distribution;
 pub mod error;
 pub mod history;
 pub mod ingest;
+pub mod jobs;
 pub mod leads;
 pub mod members;
 pub mod one_time_tokens;
+pub mod policies;
 pub mod products;
 pub mod reports;
 pub mod scope;
@@ -24,7 +28,7 @@ pub mod spend;
 pub mod tracking_keys;
 pub mod users;
 
-pub use db::{Backend, Db, Tx};
+pub use db::{Backend, Db, Reader, Tx};
 pub use error::StoreError;
 pub use scope::{AccountScope, Visibility};
 

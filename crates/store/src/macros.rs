@@ -32,3 +32,14 @@ macro_rules! on_tx {
 
 // Why `.map(|done| done.rows_affected())` follows every `execute`: each driver returns its own
 // query-result type, and both arms of the expansion must agree on one type.
+
+/// `on_reader!(reader, conn => ...)`: a read that runs on the pool or inside an open transaction
+/// (where it sees, and on PostgreSQL waits for, what the transaction locks). See [`crate::Reader`].
+macro_rules! on_reader {
+    ($reader:expr, $c:ident => $body:expr) => {
+        match $reader {
+            $crate::db::Reader::Db(db) => on_db!(db, $c => $body),
+            $crate::db::Reader::Tx(tx) => on_tx!(tx, $c => $body),
+        }
+    };
+}

@@ -64,6 +64,17 @@ pub async fn find_by_slug(
     )
 }
 
+pub async fn find_by_id(
+    db: &Db,
+    scope: &AccountScope,
+    id: &str,
+) -> StoreResult<Option<ProductRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM products WHERE account_id = $1 AND id = $2");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(id).fetch_optional(pool).await)?,
+    )
+}
+
 /// Products visible to the caller, oldest first.
 pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ProductRow>> {
     let sql = format!(
@@ -74,12 +85,15 @@ pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ProductRo
     )
 }
 
-/// Fields an edit may change; `None` leaves a field alone. `domain: Some(None)` clears it.
+/// Fields an edit may change; `None` leaves a field alone. `Some(None)` clears a nullable one.
 #[derive(Debug, Default)]
 pub struct ProductPatch<'a> {
     pub name: Option<&'a str>,
     pub currency: Option<&'a str>,
     pub domain: Option<Option<&'a str>>,
+    pub stage: Option<&'a str>,
+    pub gate_due_date: Option<Option<&'a str>>,
+    pub gate_result: Option<Option<&'a str>>,
 }
 
 pub async fn update(
@@ -90,8 +104,10 @@ pub async fn update(
 ) -> StoreResult<ProductRow> {
     let sql = format!(
         "UPDATE products SET name = COALESCE($1, name), currency = COALESCE($2, currency), \
-         domain = CASE WHEN $3 THEN $4 ELSE domain END \
-         WHERE id = $5 AND account_id = $6 RETURNING {COLUMNS}"
+         domain = CASE WHEN $3 THEN $4 ELSE domain END, stage = COALESCE($5, stage), \
+         gate_due_date = CASE WHEN $6 THEN $7 ELSE gate_due_date END, \
+         gate_result = CASE WHEN $8 THEN $9 ELSE gate_result END \
+         WHERE id = $10 AND account_id = $11 RETURNING {COLUMNS}"
     );
     Ok(
         on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
@@ -99,11 +115,46 @@ pub async fn update(
         .bind(patch.currency)
         .bind(patch.domain.is_some())
         .bind(patch.domain.flatten())
+        .bind(patch.stage)
+        .bind(patch.gate_due_date.is_some())
+        .bind(patch.gate_due_date.flatten())
+        .bind(patch.gate_result.is_some())
+        .bind(patch.gate_result.flatten())
         .bind(id)
         .bind(scope.account_id())
         .fetch_one(conn)
         .await)?,
     )
+}
+
+/// Records a product's gate verdict.
+pub async fn set_gate_result(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    id: &str,
+    gate_result: Option<&str>,
+) -> StoreResult<ProductRow> {
+    let patch = ProductPatch {
+        gate_result: Some(gate_result),
+        ..ProductPatch::default()
+    };
+    update(tx, scope, id, &patch).await
+}
+
+/// Products of every account with a gate due on or before `day` and no verdict yet.
+pub async fn gates_due(db: &Db, day: &str) -> StoreResult<Vec<ProductRow>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM products WHERE gate_due_date IS NOT NULL AND gate_due_date <= $1 \
+         AND gate_result IS NULL AND stage <> 'killed' ORDER BY created_at, id"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(day).fetch_all(pool).await)?,
+    )
+}
+
+/// Every product of every account, for jobs that sweep them all.
+pub async fn all(db: &Db) -> StoreResult<Vec<ProductRow>> {
+    list(db, &Visibility::AllAccounts).await
 }
 
 /// Stamps onboarding complete; true only the first time.

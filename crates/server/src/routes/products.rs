@@ -1,6 +1,7 @@
 //! Products and the portfolio.
 
 use axum::extract::{Path, State};
+use payback_domain::{GateResult, ProductStage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -101,12 +102,23 @@ pub struct UpdateProductRequest {
     #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<String>)]
     domain: Option<Option<String>>,
+    /// Owners only: `validation`, `live` or `killed`.
+    stage: Option<ProductStage>,
+    /// Owners only: `YYYY-MM-DD`, or null to clear. A due gate raises a `gate_result` card.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<String>)]
+    gate_due_date: Option<Option<String>>,
+    /// Owners only: `pass`, `fail`, `pivot`, or null to clear.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schema(value_type = Option<GateResult>)]
+    gate_result: Option<Option<GateResult>>,
 }
 
-/// Edits a product's name, currency or domain (at least one). The slug never changes.
+/// Edits a product's name, currency or domain, and (owners only) its stage and gate (at least
+/// one field). The slug never changes.
 #[utoipa::path(post, path = "/products/{slug}", tag = tags::PRODUCTS, security(("bearer" = [])), request_body = UpdateProductRequest,
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = EditedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = EditedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn update_product(
     State(state): State<AppState>,
     caller: Caller,
@@ -117,6 +129,9 @@ async fn update_product(
         name: body.name,
         currency: body.currency,
         domain: body.domain,
+        stage: body.stage,
+        gate_due_date: body.gate_due_date,
+        gate_result: body.gate_result,
     };
     Ok(Json(products::update(&state, &caller, &slug, edit).await?))
 }

@@ -1,6 +1,7 @@
 //! Writing and reading the audit history.
 
 use payback_domain::{Actor, Timestamp};
+use payback_store::cards::CardRow;
 use payback_store::history::{self, EventRow, HistoryQuery, NewEvent};
 use payback_store::products::ProductRow;
 use payback_store::{Tx, Visibility};
@@ -25,6 +26,27 @@ pub async fn record_product(
         subject_ref: Some(&product.id),
         payload,
         ..NewEvent::new(&product.account_id, actor, action)
+    };
+    history::record(tx, event, now).await?;
+    Ok(())
+}
+
+/// Records `action` on `card` (its product, headline and type ride along) by `actor`.
+pub async fn record_card(
+    tx: &mut Tx,
+    actor: &Actor,
+    card: &CardRow,
+    action: &str,
+    payload: serde_json::Value,
+    now: Timestamp,
+) -> ApiResult<()> {
+    let event = NewEvent {
+        product: card.product_id.as_deref().zip(card.product_slug.as_deref()),
+        subject_ref: Some(&card.id),
+        card_headline: Some(&card.headline),
+        card_type: Some(&card.card_type),
+        payload,
+        ..NewEvent::new(&card.account_id, actor, action)
     };
     history::record(tx, event, now).await?;
     Ok(())

@@ -80,6 +80,10 @@ pub async fn ingest(
             is_browser_visit,
             product.domain.as_deref(),
         );
+        let utm_campaign = valid
+            .attribution
+            .as_ref()
+            .and_then(|a| a.utm_campaign.clone());
         let attribution = valid
             .attribution
             .as_ref()
@@ -101,6 +105,7 @@ pub async fn ingest(
             currency: valid.currency,
             channel,
             attribution,
+            utm_campaign,
             properties: valid.properties,
         });
     }

@@ -4,13 +4,16 @@
 pub mod attribution;
 pub mod audit;
 pub mod conversions;
+pub mod execution;
 pub mod exports;
 pub mod funnel;
 pub mod ingest;
 pub mod keys;
 pub mod payback;
+pub mod policy;
 pub mod product_metrics;
 pub mod products;
+pub mod queue;
 pub mod series;
 pub mod sessions;
 pub mod signup;

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use payback_domain::metrics;
 use payback_domain::span::Span;
+use payback_store::cards;
 use payback_store::reports::product_metrics::{self as store, ProductSums, RowWindows};
 
 use crate::error::ApiResult;
@@ -25,6 +26,8 @@ pub struct ProductMetrics {
     /// All-time net revenue of every customer ever acquired over their count; not windowed.
     pub ltv_cents: Option<i64>,
     pub ltv_cac: Option<f64>,
+    /// Cards of the product waiting for a human.
+    pub pending_cards: i64,
 }
 
 impl From<ProductSums> for ProductMetrics {
@@ -43,6 +46,7 @@ impl From<ProductSums> for ProductMetrics {
             cac_cents,
             ltv_cents,
             ltv_cac: metrics::ltv_cac(ltv_cents, cac_cents),
+            pending_cards: 0,
         }
     }
 }
@@ -59,8 +63,14 @@ pub async fn for_products(
         month: Span::days_ending(now, 30),
     };
     let sums = store::sums(&state.store, product_ids, windows).await?;
-    Ok(sums
+    let mut metrics: HashMap<String, ProductMetrics> = sums
         .into_iter()
         .map(|(id, sums)| (id, ProductMetrics::from(sums)))
-        .collect())
+        .collect();
+    for (product_id, count) in cards::pending_counts(&state.store, product_ids, now).await? {
+        if let Some(row) = metrics.get_mut(&product_id) {
+            row.pending_cards = count;
+        }
+    }
+    Ok(metrics)
 }

@@ -1,7 +1,7 @@
 //! Products and the portfolio.
 
 use payback_domain::validation::normalize_currency;
-use payback_domain::{GateResult, ProductStage, Timestamp};
+use payback_domain::{GateResult, MemberRole, ProductStage, Timestamp};
 use payback_store::products::{self, NewProduct, ProductPatch, ProductRow};
 use payback_store::{AccountScope, accounts};
 use serde::Serialize;
@@ -64,8 +64,7 @@ impl ProductView {
             cac_cents: metrics.cac_cents,
             ltv_cents: metrics.ltv_cents,
             ltv_cac: metrics.ltv_cac,
-            // The approval queue does not exist yet: nothing can be pending.
-            pending_cards: 0,
+            pending_cards: metrics.pending_cards,
         }
     }
 
@@ -93,7 +92,7 @@ pub struct CreatedProduct {
     pub stage: ProductStage,
 }
 
-/// `{id, slug, name, currency, domain}` after an edit.
+/// `{id, slug, name, currency, domain}` after an edit, plus the stage and gate.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EditedProduct {
     pub id: String,
@@ -101,6 +100,9 @@ pub struct EditedProduct {
     pub name: String,
     pub currency: String,
     pub domain: Option<String>,
+    pub stage: ProductStage,
+    pub gate_due_date: Option<String>,
+    pub gate_result: Option<GateResult>,
 }
 
 /// Loads a product of the caller's account by slug, or 404.
@@ -179,6 +181,23 @@ pub struct ProductEdit {
     pub name: Option<String>,
     pub currency: Option<String>,
     pub domain: Option<Option<String>>,
+    /// Owners only, with the two gate fields.
+    pub stage: Option<ProductStage>,
+    pub gate_due_date: Option<Option<String>>,
+    pub gate_result: Option<Option<GateResult>>,
+}
+
+impl ProductEdit {
+    fn is_empty(&self) -> bool {
+        self.name.is_none()
+            && self.currency.is_none()
+            && self.domain.is_none()
+            && !self.touches_gate()
+    }
+
+    fn touches_gate(&self) -> bool {
+        self.stage.is_some() || self.gate_due_date.is_some() || self.gate_result.is_some()
+    }
 }
 
 pub async fn update(
@@ -189,11 +208,33 @@ pub async fn update(
 ) -> ApiResult<EditedProduct> {
     let scope = caller.scope()?;
     let product = find(state, scope, slug).await?;
-    if edit.name.is_none() && edit.currency.is_none() && edit.domain.is_none() {
+    if edit.is_empty() {
         return Err(ApiError::bad_request(
-            "nothing to update: send name, currency or domain",
+            "nothing to update: send name, currency, domain, stage, gate_due_date or gate_result",
         ));
     }
+    let is_owner = caller
+        .person()
+        .is_some_and(|person| person.member_role == MemberRole::Owner);
+    if edit.touches_gate() && !is_owner {
+        return Err(ApiError::Forbidden(
+            "Not an owner: only an owner's session sets stage, gate_due_date and gate_result"
+                .to_owned(),
+        ));
+    }
+    let gate_due_date = edit
+        .gate_due_date
+        .as_ref()
+        .map(|due| {
+            due.as_deref()
+                .map(|day| {
+                    Timestamp::parse_day(day).map(|_| day).ok_or_else(|| {
+                        ApiError::bad_request("gate_due_date: must be a day, YYYY-MM-DD")
+                    })
+                })
+                .transpose()
+        })
+        .transpose()?;
     let name = edit.name.as_deref().map(str::trim);
     if name.is_some_and(|n| n.is_empty() || n.chars().count() > 120) {
         return Err(ApiError::bad_request("name: must be 1-120 characters"));
@@ -219,13 +260,18 @@ pub async fn update(
         name,
         currency: currency.as_deref(),
         domain: domain.as_ref().map(Option::as_deref),
+        stage: edit.stage.map(ProductStage::as_str),
+        gate_due_date,
+        gate_result: edit.gate_result.map(|r| r.map(GateResult::as_str)),
     };
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let row = products::update(&mut tx, scope, &product.id, &patch).await?;
     let payload = json!({
-        "before": { "name": product.name, "currency": product.currency, "domain": product.domain },
-        "after": { "name": row.name, "currency": row.currency, "domain": row.domain },
+        "before": { "name": product.name, "currency": product.currency, "domain": product.domain,
+            "stage": product.stage, "gate_due_date": product.gate_due_date, "gate_result": product.gate_result },
+        "after": { "name": row.name, "currency": row.currency, "domain": row.domain,
+            "stage": row.stage, "gate_due_date": row.gate_due_date, "gate_result": row.gate_result },
     });
     audit::record_product(
         &mut tx,
@@ -238,6 +284,9 @@ pub async fn update(
     .await?;
     tx.commit().await?;
     Ok(EditedProduct {
+        stage: ProductStage::parse(&row.stage).unwrap_or(ProductStage::Validation),
+        gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
+        gate_due_date: row.gate_due_date,
         id: row.id,
         slug: row.slug,
         name: row.name,
