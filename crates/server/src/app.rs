@@ -74,6 +74,10 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::conversions::router())
         .merge(routes::payback::router())
         .merge(routes::exports::router())
+        .merge(routes::queue::router())
+        .merge(routes::spend::router())
+        .merge(routes::policy::router())
+        .merge(routes::distribution::router())
 }
 
 /// The complete router: the API, `/openapi.json`, JSON fallbacks, body limit, tracing and

@@ -3,7 +3,7 @@
 
 use payback_domain::Timestamp;
 
-use crate::Tx;
+use crate::{Db, Tx};
 use crate::error::StoreResult;
 
 /// One day of spend for one ad (or coarser grain: empty ids mean "none at this grain").
@@ -71,4 +71,38 @@ pub async fn upsert(
         })?;
     }
     Ok(())
+}
+
+/// Spend of one campaign on one day (ad groups, keywords and ads summed).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct CampaignDay {
+    pub day: String,
+    pub network: String,
+    pub channel: String,
+    pub campaign_id: String,
+    pub campaign_name: Option<String>,
+    pub spend_cents: i64,
+    pub impressions: i64,
+    pub clicks: i64,
+}
+
+/// Daily spend by network, channel and campaign from `first_day` to `last_day` inclusive,
+/// oldest first.
+pub async fn by_campaign_day(
+    db: &Db,
+    product_id: &str,
+    first_day: &str,
+    last_day: &str,
+) -> StoreResult<Vec<CampaignDay>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT day, network, channel, campaign_id, MAX(campaign_name) AS campaign_name, \
+         CAST(SUM(spend_cents) AS BIGINT) AS spend_cents, CAST(SUM(impressions) AS BIGINT) AS impressions, \
+         CAST(SUM(clicks) AS BIGINT) AS clicks FROM spend_rows \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY day, network, channel, campaign_id ORDER BY day, network, channel, campaign_id")
+        .bind(product_id)
+        .bind(first_day)
+        .bind(last_day)
+        .fetch_all(pool)
+        .await)?)
 }

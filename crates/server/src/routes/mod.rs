@@ -3,14 +3,18 @@
 pub mod attribution;
 pub mod auth;
 pub mod conversions;
+pub mod distribution;
 pub mod exports;
 pub mod funnel;
 pub mod history;
 pub mod keys;
 pub mod payback;
+pub mod policy;
 pub mod products;
+pub mod queue;
 pub mod series;
 pub mod snippet;
+pub mod spend;
 pub mod system;
 pub mod team;
 pub mod tracking;
@@ -26,4 +30,5 @@ pub mod tags {
     pub const REPORTS: &str = "reports";
     pub const FUNNEL: &str = "funnel and conversions";
     pub const EXPORTS: &str = "exports";
+    pub const QUEUE: &str = "approval queue, policy and spend";
 }

@@ -1,0 +1,125 @@
+//! The approval queue: read what waits, and the four human resolutions.
+
+use axum::extract::{Path, State};
+use payback_domain::card::{MAX_SNOOZE_HOURS, Resolution};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Caller, Json, ValidJson};
+use crate::routes::tags;
+use crate::services::queue::{self, CardView, ResolveOptions};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(pending))
+        .routes(routes!(approve))
+        .routes(routes!(reject))
+        .routes(routes!(snooze))
+        .routes(routes!(restore))
+}
+
+/// Cards waiting for a human, newest first: pending ones, and snoozed ones whose time has come.
+/// Operators see every account's.
+#[utoipa::path(get, path = "/queue", tag = tags::QUEUE, security(("bearer" = [])),
+    responses((status = 200, body = Vec<CardView>), (status = 401, body = ErrorBody)))]
+async fn pending(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<CardView>>> {
+    Ok(Json(queue::pending(&state, &caller).await?))
+}
+
+/// The body of every resolution; both fields optional, an empty body is fine.
+#[derive(Debug, Default, Deserialize, ToSchema, garde::Validate)]
+#[serde(default)]
+pub struct ResolveRequest {
+    /// Operators only: who resolved, as recorded in history. Ignored for everyone else, who is
+    /// recorded as their own authenticated email.
+    #[garde(inner(length(chars, min = 1, max = 200)))]
+    actor: Option<String>,
+    /// Hours a snooze lasts, 1-8784; default 24. Used by snooze only.
+    #[serde(rename = "snoozeHours", alias = "snooze_hours")]
+    #[garde(inner(range(min = 1, max = MAX_SNOOZE_HOURS)))]
+    snooze_hours: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Resolved {
+    ok: bool,
+}
+
+async fn resolve(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+    resolution: Resolution,
+    body: ResolveRequest,
+) -> ApiResult<Json<Resolved>> {
+    let options = ResolveOptions {
+        actor: body.actor,
+        snooze_hours: body.snooze_hours,
+    };
+    queue::resolve(state, caller, id, resolution, options).await?;
+    Ok(Json(Resolved { ok: true }))
+}
+
+/// Approves a pending card. A spend proposal is checked by the policy engine again (403 with
+/// `policy_code` when refused; the card stays pending), then applied through its network's
+/// connector once; history records who approved and what the network did. API keys: 403.
+#[utoipa::path(post, path = "/queue/{id}/approve", tag = tags::QUEUE, security(("bearer" = [])),
+    params(("id" = String, Path, description = "card id")), request_body = ResolveRequest,
+    responses((status = 200, body = Resolved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn approve(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    ValidJson(body): ValidJson<ResolveRequest>,
+) -> ApiResult<Json<Resolved>> {
+    resolve(&state, &caller, &id, Resolution::Approve, body).await
+}
+
+/// Dismisses a pending card; it leaves the queue. API keys: 403.
+#[utoipa::path(post, path = "/queue/{id}/reject", tag = tags::QUEUE, security(("bearer" = [])),
+    params(("id" = String, Path, description = "card id")), request_body = ResolveRequest,
+    responses((status = 200, body = Resolved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn reject(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    ValidJson(body): ValidJson<ResolveRequest>,
+) -> ApiResult<Json<Resolved>> {
+    resolve(&state, &caller, &id, Resolution::Reject, body).await
+}
+
+/// Hides a pending card for `snoozeHours` (default 24); it returns to the queue by itself. A
+/// proposal still expires 72 hours after it was raised. API keys: 403.
+#[utoipa::path(post, path = "/queue/{id}/snooze", tag = tags::QUEUE, security(("bearer" = [])),
+    params(("id" = String, Path, description = "card id")), request_body = ResolveRequest,
+    responses((status = 200, body = Resolved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn snooze(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    ValidJson(body): ValidJson<ResolveRequest>,
+) -> ApiResult<Json<Resolved>> {
+    resolve(&state, &caller, &id, Resolution::Snooze, body).await
+}
+
+/// Returns a snoozed or expired card to pending (an expired proposal gets a fresh 72 hours).
+/// Never resolves a card. API keys: 403.
+#[utoipa::path(post, path = "/queue/{id}/restore", tag = tags::QUEUE, security(("bearer" = [])),
+    params(("id" = String, Path, description = "card id")), request_body = ResolveRequest,
+    responses((status = 200, body = Resolved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn restore(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    ValidJson(body): ValidJson<ResolveRequest>,
+) -> ApiResult<Json<Resolved>> {
+    resolve(&state, &caller, &id, Resolution::Restore, body).await
+}
