@@ -25,6 +25,7 @@ use crate::config::Config;
 use crate::error::ApiError;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
+use crate::jobs;
 use crate::routes;
 use crate::services::execution::SpendExecutors;
 use crate::state::AppState;
@@ -135,10 +136,20 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let jobs = (state.config.jobs_every_secs > 0).then(|| {
+        let runner = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
+        let every = Duration::from_secs(state.config.jobs_every_secs);
+        tokio::spawn(jobs::run_forever(state.clone(), runner, every))
+    });
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
+    let served = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    // A pass cut short loses nothing: its lease expires and the job runs again.
+    if let Some(jobs) = jobs {
+        jobs.abort();
+    }
+    served
 }
 
 /// Resolves on ctrl-c or SIGTERM.

@@ -26,6 +26,8 @@ pub struct Config {
     pub rate_limit_per_minute: u32,
     /// Largest request body accepted, in bytes (event batches are the largest bodies).
     pub max_body_bytes: usize,
+    /// Seconds between passes of the background job loop; 0 runs no jobs in this instance.
+    pub jobs_every_secs: u64,
 }
 
 impl Default for Config {
@@ -41,6 +43,7 @@ impl Default for Config {
             mail_from: "Payback <no-reply@payback.localhost>".to_owned(),
             rate_limit_per_minute: 20,
             max_body_bytes: 16 * 1024 * 1024,
+            jobs_every_secs: 30,
         }
     }
 }

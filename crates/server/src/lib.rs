@@ -10,6 +10,7 @@ pub mod crypto;
 pub mod demo;
 pub mod demo_data;
 pub mod error;
+pub mod jobs;
 pub mod extract;
 pub mod mail;
 pub mod openapi;

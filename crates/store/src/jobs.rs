@@ -15,6 +15,8 @@ pub struct Claim {
     /// The due time this run serves; unique per job (see `job_runs`).
     pub due_at: i64,
     pub runner: String,
+    /// Failures in a row before this run, for backing off.
+    pub consecutive_failures: i64,
 }
 
 /// Makes sure `job` has a lease row, first due at `first_due`.
@@ -36,17 +38,17 @@ pub async fn claim(
     now: Timestamp,
     lease_ms: i64,
 ) -> StoreResult<Option<Claim>> {
-    let due: Option<(i64,)> = on_db!(db, pool => sqlx::query_as(
+    let due: Option<(i64, i64)> = on_db!(db, pool => sqlx::query_as(
         "UPDATE job_leases SET lease_owner = $1, lease_until = $2, last_started_at = $3 \
          WHERE job = $4 AND next_run_at <= $3 AND (lease_until IS NULL OR lease_until <= $3) \
-         RETURNING next_run_at")
+         RETURNING next_run_at, consecutive_failures")
         .bind(runner)
         .bind(now.millis() + lease_ms)
         .bind(now.millis())
         .bind(job)
         .fetch_optional(pool)
         .await)?;
-    let Some((due_at,)) = due else {
+    let Some((due_at, consecutive_failures)) = due else {
         return Ok(None);
     };
     // The second guard: a scheduled run is recorded once; if it already was (a lease that
@@ -67,6 +69,7 @@ pub async fn claim(
         job: job.to_owned(),
         due_at,
         runner: runner.to_owned(),
+        consecutive_failures,
     }))
 }
 

@@ -51,6 +51,16 @@ impl TestApp {
 
     /// Spawns the service after `configure` has adjusted the test configuration.
     pub async fn spawn_with(backend: Backend, configure: impl FnOnce(&mut Config)) -> Self {
+        Self::spawn_custom(backend, configure, |_| {}).await
+    }
+
+    /// Spawns the service after `configure` adjusted the configuration and `adjust` the built
+    /// state (to register fake spend executors, for example).
+    pub async fn spawn_custom(
+        backend: Backend,
+        configure: impl FnOnce(&mut Config),
+        adjust: impl FnOnce(&mut AppState),
+    ) -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mail_dir = tempfile::tempdir().expect("mail dir");
         let (database_url, sqlite_dir, postgres_database) = match backend {
@@ -80,13 +90,16 @@ impl TestApp {
             operator_email: Some("ops@payback.test".to_owned()),
             mail: format!("file:{}", mail_dir.path().display()),
             rate_limit_per_minute: 10_000,
+            // Tests run jobs by hand, against the manual clock.
+            jobs_every_secs: 0,
             ..Config::default()
         };
         configure(&mut config);
         let clock = ManualClock::starting_at(TEST_START);
-        let state = payback_server::build_state(config, Arc::new(clock.clone()))
+        let mut state = payback_server::build_state(config, Arc::new(clock.clone()))
             .await
             .expect("state");
+        adjust(&mut state);
         let (shutdown, on_shutdown) = oneshot::channel::<()>();
         let served = state.clone();
         tokio::spawn(async move {

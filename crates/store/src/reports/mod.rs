@@ -2,6 +2,7 @@
 //! (`identity_profiles`, `transactions`, `stage_identity_days`, `event_days`,
 //! `aggregate_stage_days`, `spend_rows`), never a scan of raw events.
 
+pub mod activity;
 pub mod attribution;
 pub mod conversions;
 pub mod exports;

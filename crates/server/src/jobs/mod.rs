@@ -1,0 +1,140 @@
+//! Background jobs, leased through the database so any number of instances may run this loop
+//! against one PostgreSQL (or one SQLite file): each due job is claimed by exactly one runner,
+//! runs, and is handed back with its next due time. Failures back off (doubling, at most an
+//! hour) and are recorded on the lease for health reports.
+//!
+//! Jobs only ever *raise* cards or apply what the clock decides (expiry, the end of a snooze);
+//! they never resolve a card and never change spend.
+
+mod alerts;
+mod cards;
+mod gates;
+mod rollbacks;
+
+use std::time::Duration;
+
+use payback_domain::{HOUR_MS, MINUTE_MS, Timestamp};
+use payback_store::jobs;
+
+use crate::error::ApiResult;
+use crate::state::AppState;
+
+/// The jobs there are, each with its cadence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    /// Proposals past their 72 hours become `expired`.
+    ExpireCards,
+    /// Snoozed cards whose time has come return to `pending`.
+    WakeSnoozed,
+    /// Approved changes whose `rollback_if` now holds get a proposal to revert.
+    WatchRollbacks,
+    /// Deterministic alerts: spend with no revenue, tracking gone silent.
+    RaiseAlerts,
+    /// Products whose gate date has come get a `gate_result` card.
+    GateReviews,
+}
+
+impl Job {
+    pub const ALL: [Job; 5] = [
+        Job::ExpireCards,
+        Job::WakeSnoozed,
+        Job::WatchRollbacks,
+        Job::RaiseAlerts,
+        Job::GateReviews,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Job::ExpireCards => "expire_cards",
+            Job::WakeSnoozed => "wake_snoozed",
+            Job::WatchRollbacks => "watch_rollbacks",
+            Job::RaiseAlerts => "raise_alerts",
+            Job::GateReviews => "gate_reviews",
+        }
+    }
+
+    /// How often the job runs when it succeeds.
+    pub fn every_ms(self) -> i64 {
+        match self {
+            Job::ExpireCards | Job::WakeSnoozed => MINUTE_MS,
+            Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
+            Job::GateReviews => HOUR_MS,
+        }
+    }
+
+    async fn run(self, state: &AppState, now: Timestamp) -> ApiResult<String> {
+        match self {
+            Job::ExpireCards => cards::expire(state, now).await,
+            Job::WakeSnoozed => cards::wake(state, now).await,
+            Job::WatchRollbacks => rollbacks::watch(state, now).await,
+            Job::RaiseAlerts => alerts::raise(state, now).await,
+            Job::GateReviews => gates::review(state, now).await,
+        }
+    }
+}
+
+/// A claimed lease is this long; a runner that dies mid-run frees the job after it.
+const LEASE_MS: i64 = 10 * MINUTE_MS;
+
+/// When a job that failed `failures` times in a row (this run included) runs next.
+fn backoff_ms(job: Job, failures: i64) -> i64 {
+    let doublings = u32::try_from(failures.clamp(0, 10)).unwrap_or(10);
+    job.every_ms().saturating_mul(1 << doublings).min(HOUR_MS).max(job.every_ms())
+}
+
+/// What one pass did for one job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobReport {
+    pub job: Job,
+    pub outcome: Result<String, String>,
+}
+
+/// Runs every job that is due and not leased by another runner. Returns what ran.
+pub async fn run_due(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>> {
+    let mut reports = Vec::new();
+    for job in Job::ALL {
+        let now = state.clock.now();
+        jobs::register(&state.store, job.name(), now).await?;
+        let Some(claim) = jobs::claim(&state.store, job.name(), runner, now, LEASE_MS).await? else {
+            continue;
+        };
+        let outcome = job.run(state, now).await.map_err(|err| err.to_string());
+        let done = state.clock.now();
+        let next = match &outcome {
+            Ok(_) => done.plus_millis(job.every_ms()),
+            Err(_) => done.plus_millis(backoff_ms(job, claim.consecutive_failures + 1)),
+        };
+        if let Err(error) = &outcome {
+            tracing::warn!(job = job.name(), %error, "job failed; backing off");
+        }
+        let recorded = outcome.as_deref().map_err(String::as_str);
+        jobs::finish(&state.store, &claim, recorded, next, done).await?;
+        reports.push(JobReport { job, outcome });
+    }
+    Ok(reports)
+}
+
+/// The loop `payback serve` runs: a pass every `every`, until the task is aborted.
+pub async fn run_forever(state: AppState, runner: String, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if let Err(error) = run_due(&state, &runner).await {
+            tracing::error!(%error, "job pass failed");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_back_off_doubling_up_to_an_hour() {
+        assert_eq!(backoff_ms(Job::ExpireCards, 1), 2 * MINUTE_MS);
+        assert_eq!(backoff_ms(Job::ExpireCards, 3), 8 * MINUTE_MS);
+        assert_eq!(backoff_ms(Job::ExpireCards, 40), HOUR_MS);
+        assert_eq!(backoff_ms(Job::GateReviews, 2), HOUR_MS);
+    }
+}

@@ -1,0 +1,37 @@
+//! Small reads the alert jobs ask of every product: when it last saw an event or revenue, and
+//! what it spent. Each is one indexed lookup.
+
+use payback_domain::span::Span;
+
+use crate::Db;
+use crate::error::StoreResult;
+
+/// When the product's latest event occurred (epoch ms), if it has any.
+pub async fn last_event_at(db: &Db, product_id: &str) -> StoreResult<Option<i64>> {
+    Ok(on_db!(db, pool => sqlx::query_scalar(
+        "SELECT MAX(occurred_at) FROM events WHERE product_id = $1")
+        .bind(product_id)
+        .fetch_one(pool)
+        .await)?)
+}
+
+/// When the product's latest revenue row occurred (epoch ms), if it has any.
+pub async fn last_revenue_at(db: &Db, product_id: &str) -> StoreResult<Option<i64>> {
+    Ok(on_db!(db, pool => sqlx::query_scalar(
+        "SELECT MAX(occurred_at) FROM transactions WHERE product_id = $1")
+        .bind(product_id)
+        .fetch_one(pool)
+        .await)?)
+}
+
+/// Total spend over the span's days.
+pub async fn spend_in(db: &Db, product_id: &str, span: Span) -> StoreResult<i64> {
+    let cents: Option<i64> = on_db!(db, pool => sqlx::query_scalar(
+        "SELECT CAST(SUM(spend_cents) AS BIGINT) FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3")
+        .bind(product_id)
+        .bind(span.first_day())
+        .bind(span.last_day())
+        .fetch_one(pool)
+        .await)?;
+    Ok(cents.unwrap_or(0))
+}
