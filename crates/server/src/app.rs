@@ -23,9 +23,9 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::jobs;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
-use crate::jobs;
 use crate::routes;
 use crate::services::execution::SpendExecutors;
 use crate::state::AppState;

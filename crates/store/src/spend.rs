@@ -3,8 +3,8 @@
 
 use payback_domain::Timestamp;
 
-use crate::{Db, Tx};
 use crate::error::StoreResult;
+use crate::{Db, Tx};
 
 /// One day of spend for one ad (or coarser grain: empty ids mean "none at this grain").
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -240,6 +240,37 @@ impl TestApp {
         reply.expect(200)["key"].as_str().expect("key").to_owned()
     }
 
+    /// Invites `email` into `owner`'s account as `role` (`owner`/`member`), accepts the invite
+    /// with [`TEST_PASSWORD`], and returns the new member's session there.
+    pub async fn add_member(&self, owner: &Session, email: &str, role: &str) -> Session {
+        let invitation = self
+            .post(
+                "/team/invites",
+                Some(&owner.token),
+                json!({ "email": email, "member_role": role }),
+            )
+            .await;
+        let invite_url = invitation.expect(200)["invite_url"]
+            .as_str()
+            .expect("invite_url")
+            .to_owned();
+        let (_, token) = invite_url.rsplit_once("/#/invite/").expect("invite link");
+        let accepted = self
+            .post(
+                "/auth/accept-invite",
+                None,
+                json!({ "token": token, "password": TEST_PASSWORD }),
+            )
+            .await;
+        let body = accepted.expect(200);
+        Session {
+            token: body["token"].as_str().expect("token").to_owned(),
+            email: email.to_owned(),
+            account_id: body["account"]["id"].as_str().expect("account").to_owned(),
+            user_id: self.user_id_of(email).await,
+        }
+    }
+
     /// Creates a product (USD) and returns the creation result.
     pub async fn create_product(&self, token: &str, slug: &str) -> Value {
         let reply = self

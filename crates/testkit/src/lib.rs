@@ -2,6 +2,7 @@
 //! SQLite file or a fresh PostgreSQL database, with an injected clock and file-captured mail.
 
 mod app;
+mod executor;
 mod mail;
 mod postgres;
 mod reply;
@@ -9,6 +10,7 @@ mod smtp;
 pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TestApp};
+pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
 pub use reply::Reply;
 pub use smtp::SmtpSink;

@@ -51,7 +51,10 @@ pub async fn raise(state: &AppState, now: Timestamp) -> ApiResult<String> {
                 dedupe_key: Some(&finding.key),
                 expires_at: None,
             };
-            if queue::raise_system_card(&mut tx, card, now).await?.is_some() {
+            if queue::raise_system_card(&mut tx, card, now)
+                .await?
+                .is_some()
+            {
                 raised += 1;
             }
         }
@@ -61,7 +64,11 @@ pub async fn raise(state: &AppState, now: Timestamp) -> ApiResult<String> {
 }
 
 /// Spend in the last 7 complete days and not one revenue row in them.
-async fn spend_without_revenue(state: &AppState, product: &ProductRow, now: Timestamp) -> ApiResult<Option<Finding>> {
+async fn spend_without_revenue(
+    state: &AppState,
+    product: &ProductRow,
+    now: Timestamp,
+) -> ApiResult<Option<Finding>> {
     let span = Span::days_ending(now.minus_millis(DAY_MS), NO_REVENUE_DAYS);
     let spend = activity::spend_in(&state.store, &product.id, span).await?;
     if spend <= 0 {
@@ -71,7 +78,10 @@ async fn spend_without_revenue(state: &AppState, product: &ProductRow, now: Time
     if last_revenue.is_some_and(|at| at >= span.start.millis()) {
         return Ok(None);
     }
-    let since = last_revenue.map_or_else(|| "never".to_owned(), |at| Timestamp::from_millis(at).to_rfc3339());
+    let since = last_revenue.map_or_else(
+        || "never".to_owned(),
+        |at| Timestamp::from_millis(at).to_rfc3339(),
+    );
     Ok(Some(Finding {
         key: format!("spend_no_revenue:{}:{since}", product.id),
         headline: headline(&format!("{} spent with no tracked revenue for {NO_REVENUE_DAYS} days", product.name)),
@@ -86,7 +96,11 @@ async fn spend_without_revenue(state: &AppState, product: &ProductRow, now: Time
 }
 
 /// Events arrived before, and none for 48 hours.
-async fn tracking_silent(state: &AppState, product: &ProductRow, now: Timestamp) -> ApiResult<Option<Finding>> {
+async fn tracking_silent(
+    state: &AppState,
+    product: &ProductRow,
+    now: Timestamp,
+) -> ApiResult<Option<Finding>> {
     let Some(last) = activity::last_event_at(&state.store, &product.id).await? else {
         return Ok(None);
     };

@@ -23,7 +23,15 @@ pub async fn wake(state: &AppState, now: Timestamp) -> ApiResult<String> {
     let mut tx = state.store.begin().await?;
     let woken = cards::wake_due(&mut tx, now).await?;
     for card in &woken {
-        audit::record_card(&mut tx, &Actor::system(), card, "card.unsnooze", json!({}), now).await?;
+        audit::record_card(
+            &mut tx,
+            &Actor::system(),
+            card,
+            "card.unsnooze",
+            json!({}),
+            now,
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(format!("{} back from snooze", woken.len()))

@@ -23,8 +23,11 @@ pub fn suggested_verdict(ltv_cac: Option<f64>) -> GateResult {
 }
 
 fn metric_line(metrics: &ProductMetrics, currency: &str) -> String {
-    let money = |cents: Option<i64>| cents.map_or_else(|| "n/a".to_owned(), |c| format_cents(c, currency));
-    let ratio = metrics.ltv_cac.map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}"));
+    let money =
+        |cents: Option<i64>| cents.map_or_else(|| "n/a".to_owned(), |c| format_cents(c, currency));
+    let ratio = metrics
+        .ltv_cac
+        .map_or_else(|| "n/a".to_owned(), |r| format!("{r:.2}"));
     format!(
         "LTV:CAC {ratio} · CAC {} · LTV {} · customers 30d {} · revenue 30d {}",
         money(metrics.cac_cents),
@@ -51,7 +54,10 @@ pub async fn review(state: &AppState, now: Timestamp) -> ApiResult<String> {
             gate_due_date: due_date.clone(),
         };
         let spec = serde_json::to_value(&spec).map_err(ApiError::internal)?;
-        let title = headline(&format!("Gate review for {}: suggest {verdict}", product.name));
+        let title = headline(&format!(
+            "Gate review for {}: suggest {verdict}",
+            product.name
+        ));
         let line = metric_line(&numbers, &product.currency);
         let detail = format!(
             "The gate set for {due_date} has come. Approve to record `{verdict}`, or set another verdict on the product."
@@ -69,7 +75,10 @@ pub async fn review(state: &AppState, now: Timestamp) -> ApiResult<String> {
             dedupe_key: Some(&key),
             expires_at: None,
         };
-        if queue::raise_system_card(&mut tx, card, now).await?.is_some() {
+        if queue::raise_system_card(&mut tx, card, now)
+            .await?
+            .is_some()
+        {
             raised += 1;
         }
     }

@@ -79,7 +79,10 @@ const LEASE_MS: i64 = 10 * MINUTE_MS;
 /// When a job that failed `failures` times in a row (this run included) runs next.
 fn backoff_ms(job: Job, failures: i64) -> i64 {
     let doublings = u32::try_from(failures.clamp(0, 10)).unwrap_or(10);
-    job.every_ms().saturating_mul(1 << doublings).min(HOUR_MS).max(job.every_ms())
+    job.every_ms()
+        .saturating_mul(1 << doublings)
+        .min(HOUR_MS)
+        .max(job.every_ms())
 }
 
 /// What one pass did for one job.
@@ -95,7 +98,8 @@ pub async fn run_due(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>
     for job in Job::ALL {
         let now = state.clock.now();
         jobs::register(&state.store, job.name(), now).await?;
-        let Some(claim) = jobs::claim(&state.store, job.name(), runner, now, LEASE_MS).await? else {
+        let Some(claim) = jobs::claim(&state.store, job.name(), runner, now, LEASE_MS).await?
+        else {
             continue;
         };
         let outcome = job.run(state, now).await.map_err(|err| err.to_string());

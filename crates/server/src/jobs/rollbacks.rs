@@ -50,7 +50,9 @@ fn breaches(numbers: ChannelCac, ceiling: CacCeiling) -> bool {
 }
 
 pub async fn watch(state: &AppState, now: Timestamp) -> ApiResult<String> {
-    let approved = cards::approved_proposals_since(&state.store, now.minus_millis(WATCH_DAYS * DAY_MS)).await?;
+    let approved =
+        cards::approved_proposals_since(&state.store, now.minus_millis(WATCH_DAYS * DAY_MS))
+            .await?;
     let mut raised = 0;
     for card in approved {
         if watch_one(state, &card, now).await? {
@@ -61,18 +63,30 @@ pub async fn watch(state: &AppState, now: Timestamp) -> ApiResult<String> {
 }
 
 async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResult<bool> {
-    let Some(ActionSpec::SpendChange { network, campaign_id, from_cents, to_cents, rollback_if: Some(rollback_if), reverts_card: None }) =
-        card.action_spec_json().and_then(|spec| serde_json::from_value(spec).ok())
+    let Some(ActionSpec::SpendChange {
+        network,
+        campaign_id,
+        from_cents,
+        to_cents,
+        rollback_if: Some(rollback_if),
+        reverts_card: None,
+    }) = card
+        .action_spec_json()
+        .and_then(|spec| serde_json::from_value(spec).ok())
     else {
         return Ok(false);
     };
-    let (Some(ceiling), Some(approved_at), Some(product_id)) =
-        (cac_ceiling(&rollback_if), card.resolved_at, card.product_id.as_deref())
-    else {
+    let (Some(ceiling), Some(approved_at), Some(product_id)) = (
+        cac_ceiling(&rollback_if),
+        card.resolved_at,
+        card.product_id.as_deref(),
+    ) else {
         return Ok(false);
     };
     // Judge only whole days after the approval, never the day it was made nor today.
-    let approved_day_end = Timestamp::from_millis(approved_at).start_of_day().plus_millis(DAY_MS);
+    let approved_day_end = Timestamp::from_millis(approved_at)
+        .start_of_day()
+        .plus_millis(DAY_MS);
     let today = now.start_of_day();
     let window = Span::days_ending(now.minus_millis(DAY_MS), ceiling.window_days);
     let span = Span {
@@ -86,7 +100,8 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
     let Some(product) = products::find_by_id(&state.store, &scope, product_id).await? else {
         return Ok(false);
     };
-    let numbers = proposals::channel_cac(&state.store, &product.id, network.channel(), span).await?;
+    let numbers =
+        proposals::channel_cac(&state.store, &product.id, network.channel(), span).await?;
     if !breaches(numbers, ceiling) {
         return Ok(false);
     }
@@ -111,11 +126,30 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
                 rollback_if: None,
                 reverts_card: Some(card.id.clone()),
             };
-            let raised = proposals::raise_card(&mut tx, &state.store, &product, &input, Proposer::System, &spec, Some(&dedupe_key), now).await?;
+            let raised = proposals::raise_card(
+                &mut tx,
+                &state.store,
+                &product,
+                &input,
+                Proposer::System,
+                &spec,
+                Some(&dedupe_key),
+                now,
+            )
+            .await?;
             match raised {
                 Some(raised) => {
-                    let payload = serde_json::json!({ "reverts_card": card.id, "dedupe_key": dedupe_key });
-                    audit::record_card(&mut tx, &Actor::system(), &raised, "card.raise", payload, now).await?;
+                    let payload =
+                        serde_json::json!({ "reverts_card": card.id, "dedupe_key": dedupe_key });
+                    audit::record_card(
+                        &mut tx,
+                        &Actor::system(),
+                        &raised,
+                        "card.raise",
+                        payload,
+                        now,
+                    )
+                    .await?;
                     true
                 }
                 None => false,
@@ -123,7 +157,11 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
         }
         // Nothing to revert to: say so as an alert instead of guessing a budget.
         None => {
-            let headline = card_headline(&format!("{} CAC is over the rollback ceiling for {}", network.label(), product.name));
+            let headline = card_headline(&format!(
+                "{} CAC is over the rollback ceiling for {}",
+                network.label(),
+                product.name
+            ));
             let line = metric_line(&product, numbers, ceiling);
             let detail = rationale(&product, numbers, ceiling, span);
             let alert = NewCard {
@@ -138,7 +176,9 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
                 dedupe_key: Some(&dedupe_key),
                 expires_at: None,
             };
-            queue::raise_system_card(&mut tx, alert, now).await?.is_some()
+            queue::raise_system_card(&mut tx, alert, now)
+                .await?
+                .is_some()
         }
     };
     tx.commit().await?;
@@ -146,9 +186,10 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
 }
 
 fn metric_line(product: &ProductRow, numbers: ChannelCac, ceiling: CacCeiling) -> String {
-    let cac = numbers
-        .cac_cents
-        .map_or_else(|| "no customers".to_owned(), |cac| format_cents(cac, &product.currency));
+    let cac = numbers.cac_cents.map_or_else(
+        || "no customers".to_owned(),
+        |cac| format_cents(cac, &product.currency),
+    );
     format!(
         "CAC {cac} vs ceiling {} · spend {} · {} customers",
         format_cents(ceiling.ceiling_cents, &product.currency),
@@ -173,18 +214,39 @@ mod tests {
 
     #[test]
     fn reads_the_ceiling_and_window() {
-        let read = cac_ceiling(&serde_json::json!({ "cac_ceiling_cents": 5000, "window_days": 400 }));
-        assert_eq!(read, Some(CacCeiling { ceiling_cents: 5000, window_days: 90 }));
-        assert_eq!(cac_ceiling(&serde_json::json!({ "note": "watch it" })), None);
+        let read =
+            cac_ceiling(&serde_json::json!({ "cac_ceiling_cents": 5000, "window_days": 400 }));
+        assert_eq!(
+            read,
+            Some(CacCeiling {
+                ceiling_cents: 5000,
+                window_days: 90
+            })
+        );
+        assert_eq!(
+            cac_ceiling(&serde_json::json!({ "note": "watch it" })),
+            None
+        );
     }
 
     #[test]
     fn spend_without_customers_breaches_once_over_the_ceiling() {
-        let ceiling = CacCeiling { ceiling_cents: 5000, window_days: 7 };
-        let none = |spend_cents| ChannelCac { spend_cents, customers: 0, cac_cents: None };
+        let ceiling = CacCeiling {
+            ceiling_cents: 5000,
+            window_days: 7,
+        };
+        let none = |spend_cents| ChannelCac {
+            spend_cents,
+            customers: 0,
+            cac_cents: None,
+        };
         assert!(!breaches(none(5000), ceiling));
         assert!(breaches(none(5001), ceiling));
-        let some = ChannelCac { spend_cents: 12_000, customers: 2, cac_cents: Some(6000) };
+        let some = ChannelCac {
+            spend_cents: 12_000,
+            customers: 2,
+            cac_cents: Some(6000),
+        };
         assert!(breaches(some, ceiling));
     }
 }

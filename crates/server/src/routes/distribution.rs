@@ -90,5 +90,7 @@ async fn list(
     Query(params): Query<ListParams>,
 ) -> ApiResult<Json<DistributionList>> {
     let window = Window::new(params.days, params.limit)?;
-    Ok(Json(distribution::list(&state, &caller, &slug, window).await?))
+    Ok(Json(
+        distribution::list(&state, &caller, &slug, window).await?,
+    ))
 }

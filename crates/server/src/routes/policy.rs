@@ -73,13 +73,18 @@ async fn set_product_policy(
         adult_adjacent: body.adult_adjacent,
         blocked_networks: body.blocked_networks,
     };
-    Ok(Json(policy::set_product_policy(&state, &caller, &slug, edit).await?))
+    Ok(Json(
+        policy::set_product_policy(&state, &caller, &slug, edit).await?,
+    ))
 }
 
 /// The account's portfolio ceiling and the approved daily budgets it sums.
 #[utoipa::path(get, path = "/policy", tag = tags::QUEUE, security(("bearer" = [])),
     responses((status = 200, body = PortfolioPolicyView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
-async fn portfolio_policy(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<PortfolioPolicyView>> {
+async fn portfolio_policy(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<PortfolioPolicyView>> {
     Ok(Json(policy::portfolio_policy(&state, &caller).await?))
 }
 
@@ -108,5 +113,7 @@ async fn set_portfolio_policy(
         ceiling: body.portfolio_ceiling_cents,
         currency: body.currency,
     };
-    Ok(Json(policy::set_portfolio_policy(&state, &caller, edit).await?))
+    Ok(Json(
+        policy::set_portfolio_policy(&state, &caller, edit).await?,
+    ))
 }

@@ -40,8 +40,18 @@ pub struct ResolveRequest {
     actor: Option<String>,
     /// Hours a snooze lasts, 1-8784; default 24. Used by snooze only.
     #[serde(rename = "snoozeHours", alias = "snooze_hours")]
-    #[garde(inner(range(min = 1, max = MAX_SNOOZE_HOURS)))]
+    #[garde(custom(valid_snooze_hours))]
     snooze_hours: Option<i64>,
+}
+
+/// Named here rather than by garde's range rule, so the error names the wire field.
+fn valid_snooze_hours(hours: &Option<i64>, _: &()) -> garde::Result {
+    match hours {
+        Some(h) if !(1..=MAX_SNOOZE_HOURS).contains(h) => Err(garde::Error::new(format!(
+            "snoozeHours must be a whole number of hours from 1 to {MAX_SNOOZE_HOURS}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]

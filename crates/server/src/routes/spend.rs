@@ -49,7 +49,9 @@ async fn report(
 fn is_object(value: &Option<serde_json::Value>, _: &()) -> garde::Result {
     match value {
         Some(serde_json::Value::Object(_)) | None => Ok(()),
-        Some(_) => Err(garde::Error::new("must be an object, e.g. {\"cac_ceiling_cents\": 5000, \"window_days\": 7}")),
+        Some(_) => Err(garde::Error::new(
+            "must be an object, e.g. {\"cac_ceiling_cents\": 5000, \"window_days\": 7}",
+        )),
     }
 }
 

@@ -34,7 +34,11 @@ pub async fn record(state: &AppState, caller: &Caller, input: EntryInput) -> Api
         channel: input.channel.trim(),
         kind: input.kind.trim(),
         url: input.url.as_deref(),
-        utm_campaign: input.utm_campaign.as_deref().map(str::trim).filter(|c| !c.is_empty()),
+        utm_campaign: input
+            .utm_campaign
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty()),
         note: input.note.as_deref(),
         created_by: &actor.who,
     };
@@ -43,7 +47,15 @@ pub async fn record(state: &AppState, caller: &Caller, input: EntryInput) -> Api
         "entry_id": row.id, "channel": row.channel, "kind": row.kind,
         "url": row.url, "utm_campaign": row.utm_campaign,
     });
-    audit::record_product(&mut tx, &actor, &product, "distribution.create", payload, now).await?;
+    audit::record_product(
+        &mut tx,
+        &actor,
+        &product,
+        "distribution.create",
+        payload,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(row.id)
 }
@@ -77,15 +89,29 @@ pub struct EntryView {
 }
 
 /// Entries recorded in the window, newest first, each joined to its campaign's results.
-pub async fn list(state: &AppState, caller: &Caller, slug: &str, window: Window) -> ApiResult<DistributionList> {
+pub async fn list(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    window: Window,
+) -> ApiResult<DistributionList> {
     let scope = caller.scope()?;
     let product = products::find(state, scope, slug).await?;
     let now = state.clock.now();
-    let rows = distribution::list(&state.store, scope, &product.id, window.since(now), window.limit).await?;
+    let rows = distribution::list(
+        &state.store,
+        scope,
+        &product.id,
+        window.since(now),
+        window.limit,
+    )
+    .await?;
     let mut entries = Vec::with_capacity(rows.len());
     for row in rows {
         let results = match row.utm_campaign.as_deref() {
-            Some(campaign) => distribution::campaign_results(&state.store, &product.id, campaign).await?,
+            Some(campaign) => {
+                distribution::campaign_results(&state.store, &product.id, campaign).await?
+            }
             None => CampaignResults::default(),
         };
         entries.push(EntryView {

@@ -54,11 +54,18 @@ pub struct ChannelCac {
     pub cac_cents: Option<i64>,
 }
 
-pub async fn channel_cac(db: &Db, product_id: &str, channel: &str, span: Span) -> ApiResult<ChannelCac> {
+pub async fn channel_cac(
+    db: &Db,
+    product_id: &str,
+    channel: &str,
+    span: Span,
+) -> ApiResult<ChannelCac> {
     let of_channel = |sums: Vec<store::ChannelSum>| {
         sums.into_iter()
             .filter(|sum| sum.channel.as_deref() == Some(channel))
-            .fold((0, 0), |(cents, count), sum| (cents + sum.cents, count + sum.count))
+            .fold((0, 0), |(cents, count), sum| {
+                (cents + sum.cents, count + sum.count)
+            })
     };
     let (spend_cents, _) = of_channel(store::spend_by_channel(db, product_id, span).await?);
     let (_, customers) = of_channel(store::customers_by_first_channel(db, product_id, span).await?);
@@ -70,12 +77,30 @@ pub async fn channel_cac(db: &Db, product_id: &str, channel: &str, span: Span) -
 }
 
 /// The numbers a human needs beside the request: the network's recent spend and CAC.
-async fn metric_line(db: &Db, product: &ProductRow, network: Network, now: Timestamp) -> ApiResult<String> {
-    let week = channel_cac(db, &product.id, network.channel(), Span::days_ending(now, 7)).await?;
-    let month = channel_cac(db, &product.id, network.channel(), Span::days_ending(now, 30)).await?;
-    let cac = month
-        .cac_cents
-        .map_or_else(|| "no customers".to_owned(), |cac| format_cents(cac, &product.currency));
+async fn metric_line(
+    db: &Db,
+    product: &ProductRow,
+    network: Network,
+    now: Timestamp,
+) -> ApiResult<String> {
+    let week = channel_cac(
+        db,
+        &product.id,
+        network.channel(),
+        Span::days_ending(now, 7),
+    )
+    .await?;
+    let month = channel_cac(
+        db,
+        &product.id,
+        network.channel(),
+        Span::days_ending(now, 30),
+    )
+    .await?;
+    let cac = month.cac_cents.map_or_else(
+        || "no customers".to_owned(),
+        |cac| format_cents(cac, &product.currency),
+    );
     Ok(format!(
         "{} spend 7d {} · 30d CAC {} ({} customers)",
         network.label(),
@@ -142,7 +167,9 @@ pub async fn propose(
     let actor = caller.actor();
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
-    if let Err(refusal) = check_spend_change(&mut tx, &product, input.network, input.to_cents, now).await? {
+    if let Err(refusal) =
+        check_spend_change(&mut tx, &product, input.network, input.to_cents, now).await?
+    {
         // The block is a fact worth keeping even though nothing else is written.
         let payload = json!({
             "policy_code": refusal.code,
@@ -154,15 +181,26 @@ pub async fn propose(
             "to_cents": input.to_cents,
             "rationale": input.rationale,
         });
-        let policy = Actor { who: "policy".to_owned(), via: actor.via };
-        let headline = input.headline.as_deref().map(card::headline).unwrap_or_else(|| default_headline(&product, &input));
+        let policy = Actor {
+            who: "policy".to_owned(),
+            via: actor.via,
+        };
+        let headline = input
+            .headline
+            .as_deref()
+            .map(card::headline)
+            .unwrap_or_else(|| default_headline(&product, &input));
         let event = payback_store::history::NewEvent {
             product: Some((&product.id, &product.slug)),
             subject_ref: Some(&product.id),
             card_headline: Some(&headline),
             card_type: Some(CardType::PolicyBlock.as_str()),
             payload,
-            ..payback_store::history::NewEvent::new(&product.account_id, &policy, "proposal.policy_block")
+            ..payback_store::history::NewEvent::new(
+                &product.account_id,
+                &policy,
+                "proposal.policy_block",
+            )
         };
         payback_store::history::record(&mut tx, event, now).await?;
         tx.commit().await?;
@@ -176,9 +214,18 @@ pub async fn propose(
         rollback_if: input.rollback_if.clone(),
         reverts_card: None,
     };
-    let card = raise_card(&mut tx, &state.store, &product, &input, Proposer::Keeper, &spec, None, now)
-        .await?
-        .ok_or_else(|| ApiError::internal("a proposal without a dedupe key was not raised"))?;
+    let card = raise_card(
+        &mut tx,
+        &state.store,
+        &product,
+        &input,
+        Proposer::Keeper,
+        &spec,
+        None,
+        now,
+    )
+    .await?
+    .ok_or_else(|| ApiError::internal("a proposal without a dedupe key was not raised"))?;
     let payload = json!({ "network": input.network, "to_cents": input.to_cents, "from_cents": input.from_cents });
     audit::record_card(&mut tx, &actor, &card, "proposal.create", payload, now).await?;
     tx.commit().await?;

@@ -77,7 +77,12 @@ pub struct CapsView {
     pub portfolio_binding: bool,
 }
 
-pub async fn report(state: &AppState, caller: &Caller, slug: &str, window: Window) -> ApiResult<SpendReport> {
+pub async fn report(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    window: Window,
+) -> ApiResult<SpendReport> {
     let product = products::find(state, caller.scope()?, slug).await?;
     let now = state.clock.now();
     let span = window.span(now);
@@ -102,7 +107,10 @@ pub async fn report(state: &AppState, caller: &Caller, slug: &str, window: Windo
                 .find(|b| b.product_id == product.id && b.network == network.as_str())
                 .map(|b| b.daily_cents);
             let daily_cap_cents = policy.cap(network);
-            let limit = [daily_cap_cents, approved_budget_cents].into_iter().flatten().min();
+            let limit = [daily_cap_cents, approved_budget_cents]
+                .into_iter()
+                .flatten()
+                .min();
             NetworkCap {
                 network,
                 daily_cap_cents,
