@@ -20,7 +20,7 @@ use crate::error::ApiResult;
 use crate::state::AppState;
 
 /// The jobs there are, each with its cadence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Job {
     /// Proposals past their 72 hours become `expired`.
     ExpireCards,
