@@ -59,6 +59,19 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("get", "/products/{slug}/payback"),
     ("get", "/products/{slug}/export/events.csv"),
     ("get", "/products/{slug}/export/transactions.csv"),
+    ("get", "/queue"),
+    ("post", "/queue/{id}/approve"),
+    ("post", "/queue/{id}/reject"),
+    ("post", "/queue/{id}/snooze"),
+    ("post", "/queue/{id}/restore"),
+    ("get", "/products/{slug}/spend"),
+    ("post", "/products/{slug}/proposals"),
+    ("get", "/products/{slug}/policy"),
+    ("post", "/products/{slug}/policy"),
+    ("get", "/policy"),
+    ("post", "/policy"),
+    ("post", "/distribution"),
+    ("get", "/products/{slug}/distribution"),
 ];
 
 /// The spec's public endpoints (no credential) among those implemented.
@@ -255,9 +268,19 @@ async fn product_and_history_schemas_match_the_spec(app: TestApp) {
         properties("CreatedProduct"),
         set(&["id", "slug", "name", "currency", "stage"])
     );
+    // The spec's five fields, plus the stage and gate owners may now edit too.
     assert_eq!(
         properties("EditedProduct"),
-        set(&["id", "slug", "name", "currency", "domain"])
+        set(&[
+            "id",
+            "slug",
+            "name",
+            "currency",
+            "domain",
+            "stage",
+            "gate_due_date",
+            "gate_result"
+        ])
     );
     let required: BTreeSet<String> = schemas["CreateProductRequest"]["required"]
         .as_array()

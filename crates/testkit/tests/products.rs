@@ -347,9 +347,19 @@ async fn update_edits_name_currency_and_domain(app: TestApp) {
     let body = reply.expect(200);
     assert_eq!(
         keys(body),
-        set(&["id", "slug", "name", "currency", "domain"]),
+        set(&[
+            "id",
+            "slug",
+            "name",
+            "currency",
+            "domain",
+            "stage",
+            "gate_due_date",
+            "gate_result"
+        ]),
         "{body}"
     );
+    assert_eq!(body["stage"], "validation");
     assert_eq!(body["id"], id);
     assert_eq!(body["slug"], "editable");
     assert_eq!(body["name"], "Renamed");
