@@ -14,7 +14,7 @@ use payback_store::{AccountScope, products};
 use serde_json::Value;
 
 use crate::error::ApiResult;
-use crate::services::proposals::{self, ChannelCac, ProposalInput};
+use crate::services::proposals::{self, ChannelCac, ProposalCard, ProposalInput};
 use crate::services::{audit, queue};
 use crate::state::AppState;
 
@@ -118,25 +118,14 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
                 rollback_if: None,
                 headline: None,
             };
-            let spec = ActionSpec::SpendChange {
-                network,
-                campaign_id,
-                from_cents: Some(to_cents),
-                to_cents: from.max(1),
-                rollback_if: None,
-                reverts_card: Some(card.id.clone()),
+            let request = ProposalCard {
+                product: &product,
+                input: &input,
+                proposer: Proposer::System,
+                reverts_card: Some(&card.id),
+                dedupe_key: Some(&dedupe_key),
             };
-            let raised = proposals::raise_card(
-                &mut tx,
-                &state.store,
-                &product,
-                &input,
-                Proposer::System,
-                &spec,
-                Some(&dedupe_key),
-                now,
-            )
-            .await?;
+            let raised = proposals::raise_card(&mut tx, &state.store, &request, now).await?;
             match raised {
                 Some(raised) => {
                     let payload =

@@ -124,24 +124,45 @@ fn default_headline(product: &ProductRow, input: &ProposalInput) -> String {
     ))
 }
 
-/// Raises a proposal card for `product` inside `tx`, after the policy engine allowed it.
+/// A proposal card to raise: who asks, for which product, and (for a revert raised by the
+/// rollback watch) which approved card it reverts and the condition's dedupe key.
+pub struct ProposalCard<'a> {
+    pub product: &'a ProductRow,
+    pub input: &'a ProposalInput,
+    pub proposer: Proposer,
+    pub reverts_card: Option<&'a str>,
+    pub dedupe_key: Option<&'a str>,
+}
+
+impl ProposalCard<'_> {
+    fn action_spec(&self) -> ActionSpec {
+        ActionSpec::SpendChange {
+            network: self.input.network,
+            campaign_id: self.input.campaign_id.clone(),
+            from_cents: self.input.from_cents,
+            to_cents: self.input.to_cents,
+            rollback_if: self.input.rollback_if.clone(),
+            reverts_card: self.reverts_card.map(str::to_owned),
+        }
+    }
+}
+
+/// Raises a proposal card inside `tx`, after the policy engine allowed it. `None` when a card
+/// with the same dedupe key exists.
 pub async fn raise_card(
     tx: &mut Tx,
     db: &Db,
-    product: &ProductRow,
-    input: &ProposalInput,
-    proposer: Proposer,
-    spec: &ActionSpec,
-    dedupe_key: Option<&str>,
+    card: &ProposalCard<'_>,
     now: Timestamp,
 ) -> ApiResult<Option<CardRow>> {
+    let (product, input) = (card.product, card.input);
     let headline = input
         .headline
         .as_deref()
         .map(card::headline)
         .unwrap_or_else(|| default_headline(product, input));
     let line = metric_line(db, product, input.network, now).await?;
-    let spec = serde_json::to_value(spec).map_err(ApiError::internal)?;
+    let spec = serde_json::to_value(card.action_spec()).map_err(ApiError::internal)?;
     let new = NewCard {
         account_id: &product.account_id,
         product: Some((&product.id, &product.slug)),
@@ -149,9 +170,9 @@ pub async fn raise_card(
         headline: &headline,
         metric_line: &line,
         detail: Some(&input.rationale),
-        proposed_by: proposer,
+        proposed_by: card.proposer,
         action_spec: Some(&spec),
-        dedupe_key,
+        dedupe_key: card.dedupe_key,
         expires_at: Some(now.plus_millis(PROPOSAL_TTL_MS)),
     };
     Ok(cards::insert(tx, new, now).await?)
@@ -206,26 +227,16 @@ pub async fn propose(
         tx.commit().await?;
         return Err(ApiError::PolicyRefused(refusal));
     }
-    let spec = ActionSpec::SpendChange {
-        network: input.network,
-        campaign_id: input.campaign_id.clone(),
-        from_cents: input.from_cents,
-        to_cents: input.to_cents,
-        rollback_if: input.rollback_if.clone(),
+    let request = ProposalCard {
+        product: &product,
+        input: &input,
+        proposer: Proposer::Keeper,
         reverts_card: None,
+        dedupe_key: None,
     };
-    let card = raise_card(
-        &mut tx,
-        &state.store,
-        &product,
-        &input,
-        Proposer::Keeper,
-        &spec,
-        None,
-        now,
-    )
-    .await?
-    .ok_or_else(|| ApiError::internal("a proposal without a dedupe key was not raised"))?;
+    let card = raise_card(&mut tx, &state.store, &request, now)
+        .await?
+        .ok_or_else(|| ApiError::internal("a proposal without a dedupe key was not raised"))?;
     let payload = json!({ "network": input.network, "to_cents": input.to_cents, "from_cents": input.from_cents });
     audit::record_card(&mut tx, &actor, &card, "proposal.create", payload, now).await?;
     tx.commit().await?;

@@ -87,10 +87,9 @@ fn resolver(caller: &Caller, requested: Option<&str>) -> ApiResult<Actor> {
         ));
     }
     let mut actor = caller.actor();
-    if let Some(name) = requested.map(str::trim).filter(|n| !n.is_empty()) {
-        if caller.is_operator {
-            name.clone_into(&mut actor.who);
-        }
+    let named = requested.map(str::trim).filter(|n| !n.is_empty());
+    if let Some(name) = named.filter(|_| caller.is_operator) {
+        name.clone_into(&mut actor.who);
     }
     Ok(actor)
 }
