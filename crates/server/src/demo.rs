@@ -1,16 +1,19 @@
 //! The demo workspace a newcomer signs in to on first run.
 
-use payback_domain::{Actor, MemberRole, MemberStatus};
-use payback_store::products::NewProduct;
+use payback_domain::card::Proposer;
+use payback_domain::policy::{Network, PortfolioPolicy, ProductPolicy};
+use payback_domain::{Actor, MemberRole, MemberStatus, Via};
+use payback_store::products::{NewProduct, ProductPatch};
 use payback_store::reports::exports;
 use payback_store::users::NewUser;
-use payback_store::{AccountScope, accounts, api_keys, members, products, users};
+use payback_store::{AccountScope, accounts, api_keys, members, policies, products, users};
 use serde_json::json;
 
 use crate::crypto::hash_password;
 use crate::demo_data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
 use crate::demo_data::{self, Shape, ad, mix};
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
+use crate::services::proposals::{self, ProposalCard, ProposalInput};
 use crate::services::{audit, keys};
 use crate::state::AppState;
 
@@ -193,6 +196,9 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     let (_, api_key) = keys::mint(&mut tx, &scope, DEMO_KEY_NAME, now).await?;
     tx.commit().await?;
     let seeded_events = seed_products(state, &scope).await?;
+    if created {
+        seed_queue(state, &scope).await?;
+    }
     Ok(DemoAccess {
         email: DEMO_EMAIL,
         password: DEMO_PASSWORD,
@@ -235,4 +241,88 @@ async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usiz
         );
     }
     Ok(seeded)
+}
+
+/// The demo's policy and what waits in its queue: caps and a ceiling, and two proposals an
+/// agent might make (grow what pays back, cut what burns). Jobs add the alerts and the gate
+/// review on their first pass.
+async fn seed_queue(state: &AppState, scope: &AccountScope) -> ApiResult<()> {
+    let now = state.clock.now();
+    let db = &state.store;
+    let find = |slug: &'static str| async move {
+        products::find_by_slug(db, scope, slug)
+            .await?
+            .ok_or_else(|| ApiError::internal(format!("demo product {slug} is missing")))
+    };
+    let pantry = find("pixel-pantry").await?;
+    let quill = find("quill-crm").await?;
+    let fjord = find("fjord-notes").await?;
+    let mut tx = state.store.begin().await?;
+    let pantry_policy = ProductPolicy {
+        google_cap_cents: Some(15_000),
+        meta_cap_cents: Some(8_000),
+        ..ProductPolicy::default()
+    };
+    policies::set_product_policy(&mut tx, &pantry.id, &pantry_policy, now).await?;
+    let quill_policy = ProductPolicy {
+        meta_cap_cents: Some(6_000),
+        ..ProductPolicy::default()
+    };
+    policies::set_product_policy(&mut tx, &quill.id, &quill_policy, now).await?;
+    let ceiling = PortfolioPolicy {
+        ceiling_cents: Some(40_000),
+        currency: "USD".to_owned(),
+    };
+    policies::set_portfolio_policy(&mut tx, scope.account_id(), &ceiling, now).await?;
+    // Fjord Notes reaches its six-week gate today: the job loop raises its review.
+    let today = now.day();
+    let gate = ProductPatch {
+        gate_due_date: Some(Some(today.as_str())),
+        ..ProductPatch::default()
+    };
+    products::update(&mut tx, scope, &fjord.id, &gate).await?;
+
+    let proposals = [
+        (
+            &pantry,
+            Network::Google,
+            8_000,
+            12_000,
+            "Search CAC has stayed well under LTV/3 for 30 days and the icon campaigns hit their budget by mid-afternoon; raise the cap to capture the rest of the day.",
+        ),
+        (
+            &quill,
+            Network::Meta,
+            6_000,
+            2_000,
+            "Meta brings cheap clicks that almost never pay: 30-day CAC is several times LTV. Cut the daily budget while the creative is reworked.",
+        ),
+    ];
+    let keeper = Actor::keeper(Via::Api);
+    for (product, network, from, to, rationale) in proposals {
+        let input = ProposalInput {
+            network,
+            campaign_id: None,
+            from_cents: Some(from),
+            to_cents: to,
+            rationale: rationale.to_owned(),
+            rollback_if: Some(json!({ "cac_ceiling_cents": 4_000, "window_days": 7 })),
+            headline: None,
+        };
+        let key = format!("demo-proposal:{}", product.slug);
+        let request = ProposalCard {
+            product,
+            input: &input,
+            proposer: Proposer::Keeper,
+            reverts_card: None,
+            dedupe_key: Some(&key),
+        };
+        if let Some(card) = proposals::raise_card(&mut tx, db, &request, now).await? {
+            let payload =
+                json!({ "network": network, "to_cents": to, "from_cents": from, "demo": true });
+            audit::record_card(&mut tx, &keeper, &card, "proposal.create", payload, now).await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
 }

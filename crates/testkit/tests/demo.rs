@@ -291,6 +291,56 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
         "{pixel_start}"
     );
 
+    // The queue waits with two agent proposals; the first job pass adds the gate review and
+    // whatever alerts the data calls for.
+    let cards = app
+        .get("/queue", Some(&access.api_key))
+        .await
+        .expect(200)
+        .clone();
+    let proposals: BTreeSet<(String, String)> = cards
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["card_type"] == "proposal")
+        .map(|c| {
+            (
+                c["product_slug"].as_str().unwrap().to_owned(),
+                c["proposed_by"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [("pixel-pantry", "keeper"), ("quill-crm", "keeper")];
+    assert_eq!(
+        proposals,
+        expected
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    );
+    let policy = app
+        .get("/policy", Some(&access.api_key))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(policy["portfolio_ceiling_cents"], 40_000);
+    payback_server::jobs::run_due(&app.state, "demo-test")
+        .await
+        .unwrap();
+    let cards = app
+        .get("/queue", Some(&access.api_key))
+        .await
+        .expect(200)
+        .clone();
+    assert!(
+        cards
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["card_type"] == "gate_result" && c["product_slug"] == "fjord-notes"),
+        "{cards}"
+    );
+
     // A later rerun: nothing new, a fresh key, the old key revoked.
     app.clock.advance(DAY_MS);
     let again = ensure_demo(&app.state).await.unwrap();
