@@ -7,6 +7,7 @@ use payback_server::{AppState, Config};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use crate::executor::RecordingExecutor;
 use crate::mail::{self, ReceivedMail};
 use crate::postgres;
 use crate::reply::Reply;
@@ -281,6 +282,24 @@ impl TestApp {
             )
             .await;
         reply.expect(200).clone()
+    }
+
+    /// Spawns the service with `executor` applying approved spend changes on its network.
+    pub async fn spawn_with_executor(backend: Backend, executor: RecordingExecutor) -> Self {
+        Self::spawn_custom(
+            backend,
+            |_| {},
+            move |state| {
+                state.executors.register(Arc::new(executor));
+            },
+        )
+        .await
+    }
+
+    /// `GET /queue` as `token` sees it.
+    pub async fn queue(&self, token: &str) -> Vec<Value> {
+        let reply = self.get("/queue", Some(token)).await;
+        reply.expect(200).as_array().expect("queue array").clone()
     }
 
     /// History as `token` sees it.

@@ -3,14 +3,13 @@
 //! twice; deterministic alerts are raised once per condition; gate reviews; the rollback watch
 //! proposes a revert (never a change). Jobs run by hand against the manual clock.
 
-use std::collections::HashMap;
-use std::sync::Arc;
-
 use payback_domain::{Clock, DAY_MS, HOUR_MS, MINUTE_MS};
 use payback_server::jobs::{self, Job};
 use payback_store::spend::SpendRow;
 use payback_testkit::{Session, TestApp, backend_tests};
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 const OWNER: &str = "owner@example.com";
 
@@ -21,18 +20,9 @@ async fn founder(app: &TestApp) -> (Session, String) {
     (owner, key)
 }
 
-async fn queue(app: &TestApp, token: &str) -> Vec<Value> {
-    app.get("/queue", Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .clone()
-}
-
 /// Pending proposals only (the spend in these tests also raises a no-revenue alert).
 async fn proposals(app: &TestApp, token: &str) -> Vec<Value> {
-    let cards = queue(app, token).await;
+    let cards = app.queue(token).await;
     cards
         .into_iter()
         .filter(|c| c["card_type"] == "proposal")
@@ -115,11 +105,11 @@ async fn two_runners_never_run_a_job_twice(app: TestApp) {
 async fn spend_without_revenue_raises_one_alert(app: TestApp) {
     let (owner, key) = founder(&app).await;
     run_jobs(&app).await;
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     write_spend(&app, &owner.token, "2026-11-20", 12_345).await;
     app.clock.advance(15 * MINUTE_MS);
     run_jobs(&app).await;
-    let cards = queue(&app, &key).await;
+    let cards = app.queue(&key).await;
     assert_eq!(cards.len(), 1, "{cards:?}");
     let alert = &cards[0];
     assert_eq!(alert["card_type"], "alert");
@@ -139,7 +129,7 @@ async fn spend_without_revenue_raises_one_alert(app: TestApp) {
     // The same condition raises no second card, and a dismissed one stays dismissed.
     app.clock.advance(15 * MINUTE_MS);
     run_jobs(&app).await;
-    assert_eq!(queue(&app, &owner.token).await.len(), 1);
+    assert_eq!(app.queue(&owner.token).await.len(), 1);
     let id = alert["id"].as_str().unwrap();
     app.post(
         &format!("/queue/{id}/reject"),
@@ -150,7 +140,7 @@ async fn spend_without_revenue_raises_one_alert(app: TestApp) {
     .expect(200);
     app.clock.advance(15 * MINUTE_MS);
     run_jobs(&app).await;
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     let raised = app
         .history(&owner.token, "?limit=1000")
         .await
@@ -175,10 +165,10 @@ async fn silent_tracking_raises_one_alert(app: TestApp) {
         .expect(200);
     app.clock.advance(47 * HOUR_MS);
     run_jobs(&app).await;
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     app.clock.advance(2 * HOUR_MS);
     run_jobs(&app).await;
-    let cards = queue(&app, &owner.token).await;
+    let cards = app.queue(&owner.token).await;
     assert_eq!(cards.len(), 1);
     assert_eq!(
         cards[0]["headline"],
@@ -190,7 +180,7 @@ async fn silent_tracking_raises_one_alert(app: TestApp) {
     );
     app.clock.advance(HOUR_MS);
     run_jobs(&app).await;
-    assert_eq!(queue(&app, &owner.token).await.len(), 1);
+    assert_eq!(app.queue(&owner.token).await.len(), 1);
 }
 
 async fn owners_set_stage_and_gate(app: TestApp) {
@@ -203,27 +193,15 @@ async fn owners_set_stage_and_gate(app: TestApp) {
     app.post("/products/shop", Some(&member.token), gate.clone())
         .await
         .expect_error(403, "Not an owner");
-    app.post(
-        "/products/shop",
-        Some(&owner.token),
-        json!({ "gate_due_date": "21/11/2026" }),
-    )
-    .await
-    .expect_error(400, "gate_due_date");
-    app.post(
-        "/products/shop",
-        Some(&owner.token),
-        json!({ "stage": "paused" }),
-    )
-    .await
-    .expect_error(400, "stage");
-    app.post(
-        "/products/shop",
-        Some(&owner.token),
-        json!({ "gate_result": "maybe" }),
-    )
-    .await
-    .expect_error(400, "gate_result");
+    let invalid = [
+        (json!({ "gate_due_date": "21/11/2026" }), "gate_due_date"),
+        (json!({ "stage": "paused" }), "stage"),
+        (json!({ "gate_result": "maybe" }), "gate_result"),
+    ];
+    for (body, field) in invalid {
+        let reply = app.post("/products/shop", Some(&owner.token), body).await;
+        reply.expect_error(400, field);
+    }
     let edited = app
         .post("/products/shop", Some(&owner.token), gate)
         .await
@@ -250,7 +228,7 @@ async fn owners_set_stage_and_gate(app: TestApp) {
 
     // The due gate raises one gate_result card suggesting a verdict; approving records it.
     run_jobs(&app).await;
-    let cards = queue(&app, &owner.token).await;
+    let cards = app.queue(&owner.token).await;
     assert_eq!(cards.len(), 1);
     let card = &cards[0];
     assert_eq!(card["card_type"], "gate_result");
@@ -264,7 +242,7 @@ async fn owners_set_stage_and_gate(app: TestApp) {
     );
     app.clock.advance(2 * HOUR_MS);
     run_jobs(&app).await;
-    assert_eq!(queue(&app, &owner.token).await.len(), 1);
+    assert_eq!(app.queue(&owner.token).await.len(), 1);
     let id = card["id"].as_str().unwrap();
     app.post(
         &format!("/queue/{id}/approve"),
@@ -287,7 +265,7 @@ async fn owners_set_stage_and_gate(app: TestApp) {
     // With a verdict the gate is no longer due; clearing it (and the due date) is the owner's.
     app.clock.advance(2 * HOUR_MS);
     run_jobs(&app).await;
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     let cleared = app
         .post(
             "/products/shop",
@@ -384,7 +362,7 @@ async fn rollback_without_a_baseline_raises_an_alert(app: TestApp) {
     write_spend(&app, &owner.token, "2026-11-22", 1_000).await;
     app.clock.advance(2 * DAY_MS);
     run_jobs(&app).await;
-    let cards = queue(&app, &owner.token).await;
+    let cards = app.queue(&owner.token).await;
     let alert = cards
         .iter()
         .find(|c| {

@@ -4,8 +4,6 @@
 //! transition of the spec's card table with the injected clock, API keys refused at every
 //! resolution, other accounts' cards answering 404, and the operator's `actor` override.
 
-use std::sync::Arc;
-
 use payback_domain::policy::Network;
 use payback_domain::{Clock, HOUR_MS};
 use payback_server::services::execution::ExecutionOutcome;
@@ -45,17 +43,8 @@ async fn propose(app: &TestApp, token: &str, body: Value) -> String {
     accepted["proposal_id"].as_str().unwrap().to_owned()
 }
 
-async fn queue(app: &TestApp, token: &str) -> Vec<Value> {
-    app.get("/queue", Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .clone()
-}
-
 async fn queue_ids(app: &TestApp, token: &str) -> Vec<String> {
-    queue(app, token)
+    app.queue(token)
         .await
         .iter()
         .map(|c| c["id"].as_str().unwrap().to_owned())
@@ -98,19 +87,11 @@ async fn whole_promise(backend: Backend) {
             detail: "budget 50.00 USD set on cmp-1".to_owned(),
         },
     );
-    let registered = executor.clone();
-    let app = TestApp::spawn_custom(
-        backend,
-        |_| {},
-        move |state| {
-            state.executors.register(Arc::new(registered));
-        },
-    )
-    .await;
+    let app = TestApp::spawn_with_executor(backend, executor.clone()).await;
     let (owner, key) = founder(&app).await;
 
     let id = propose(&app, &key, proposal(5_000)).await;
-    let cards = queue(&app, &key).await;
+    let cards = app.queue(&key).await;
     assert_eq!(cards.len(), 1);
     let card = &cards[0];
     assert_eq!(card["id"], id.as_str());
@@ -163,7 +144,7 @@ async fn whole_promise(backend: Backend) {
     assert_eq!(calls[0].from_cents, Some(2_000));
     assert_eq!(calls[0].campaign_id.as_deref(), Some("cmp-1"));
     assert_eq!(calls[0].product_slug, "shop");
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     assert_eq!(pending_cards(&app, &owner.token).await, 0);
     // Approving again finds no pending card, and the executor is not asked again.
     resolve(&app, &owner.token, &id, "approve", json!({}))
@@ -247,7 +228,7 @@ async fn reject_dismisses_for_good(app: TestApp) {
     resolve(&app, &owner.token, &id, "reject", json!({}))
         .await
         .expect(200);
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     for resolution in RESOLUTIONS {
         resolve(&app, &owner.token, &id, resolution, json!({}))
             .await
@@ -274,7 +255,7 @@ async fn snooze_hides_until_the_time_comes(app: TestApp) {
     resolve(&app, &owner.token, &id, "snooze", json!({}))
         .await
         .expect(200);
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     assert_eq!(pending_cards(&app, &owner.token).await, 0);
     for resolution in ["approve", "reject", "snooze"] {
         resolve(&app, &owner.token, &id, resolution, json!({}))
@@ -282,7 +263,7 @@ async fn snooze_hides_until_the_time_comes(app: TestApp) {
             .expect_error(404, "no such pending card");
     }
     app.clock.advance(24 * HOUR_MS - 1);
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     app.clock.advance(1);
     assert_eq!(queue_ids(&app, &owner.token).await, vec![id.clone()]);
 
@@ -296,7 +277,7 @@ async fn snooze_hides_until_the_time_comes(app: TestApp) {
     )
     .await
     .expect(200);
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     resolve(&app, &owner.token, &id, "restore", json!({}))
         .await
         .expect(200);
@@ -333,7 +314,7 @@ async fn proposals_expire_after_72_hours_and_restore_with_a_fresh_wait(app: Test
     app.clock.advance(72 * HOUR_MS - 1);
     assert_eq!(queue_ids(&app, &owner.token).await, vec![id.clone()]);
     app.clock.advance(1);
-    assert!(queue(&app, &owner.token).await.is_empty());
+    assert!(app.queue(&owner.token).await.is_empty());
     for resolution in ["approve", "reject", "snooze"] {
         resolve(&app, &owner.token, &id, resolution, json!({}))
             .await
@@ -369,7 +350,7 @@ async fn proposals_expire_after_72_hours_and_restore_with_a_fresh_wait(app: Test
     resolve(&app, &owner.token, &id, "restore", json!({}))
         .await
         .expect(200);
-    let cards = queue(&app, &owner.token).await;
+    let cards = app.queue(&owner.token).await;
     assert_eq!(cards.len(), 1);
     let now = app.clock.now();
     assert_eq!(
@@ -441,8 +422,8 @@ async fn other_accounts_cards_answer_404_and_operators_see_all(app: TestApp) {
     let id = propose(&app, &key, proposal(5_000)).await;
     let stranger = app.signup_verified("stranger@example.com").await;
     let stranger_key = app.api_key(&stranger).await;
-    assert!(queue(&app, &stranger.token).await.is_empty());
-    assert!(queue(&app, &stranger_key).await.is_empty());
+    assert!(app.queue(&stranger.token).await.is_empty());
+    assert!(app.queue(&stranger_key).await.is_empty());
     for resolution in RESOLUTIONS {
         resolve(&app, &stranger.token, &id, resolution, json!({}))
             .await
@@ -498,15 +479,7 @@ async fn concurrent_approvals_apply_once(backend: Backend) {
             detail: "ok".to_owned(),
         },
     );
-    let registered = executor.clone();
-    let app = TestApp::spawn_custom(
-        backend,
-        |_| {},
-        move |state| {
-            state.executors.register(Arc::new(registered));
-        },
-    )
-    .await;
+    let app = TestApp::spawn_with_executor(backend, executor.clone()).await;
     let (owner, key) = founder(&app).await;
     let id = propose(&app, &key, proposal(5_000)).await;
     // Six approvals in flight at once: exactly one wins.

@@ -2,16 +2,15 @@
 //! last moment things were fine), so a condition raises one card until it is resolved, and a
 //! dismissed alert returns only when the condition ends and starts again.
 
-use payback_domain::card::{CardType, Proposer, headline};
+use payback_domain::card::{CardType, headline};
 use payback_domain::money::format_cents;
 use payback_domain::span::Span;
 use payback_domain::{DAY_MS, HOUR_MS, Timestamp};
-use payback_store::cards::NewCard;
 use payback_store::products::{self, ProductRow};
 use payback_store::reports::activity;
 
 use crate::error::ApiResult;
-use crate::services::queue;
+use crate::services::queue::{self, SystemCard};
 use crate::state::AppState;
 
 /// Tracking that saw events before and none for this long is called silent.
@@ -39,19 +38,15 @@ pub async fn raise(state: &AppState, now: Timestamp) -> ApiResult<String> {
         ];
         let mut tx = state.store.begin().await?;
         for finding in findings.into_iter().flatten() {
-            let card = NewCard {
-                account_id: &product.account_id,
-                product: Some((&product.id, &product.slug)),
+            let card = SystemCard {
                 card_type: CardType::Alert,
                 headline: &finding.headline,
                 metric_line: &finding.metric_line,
-                detail: Some(&finding.detail),
-                proposed_by: Proposer::System,
+                detail: &finding.detail,
                 action_spec: None,
-                dedupe_key: Some(&finding.key),
-                expires_at: None,
+                dedupe_key: &finding.key,
             };
-            if queue::raise_system_card(&mut tx, card, now)
+            if queue::raise_system_card(&mut tx, &product, card, now)
                 .await?
                 .is_some()
             {

@@ -2,15 +2,14 @@
 //! with a suggestion read from LTV:CAC (pass at 3 or more, pivot from 1, fail below 1 or with
 //! no customers). Approving records the suggested verdict; owners may set another on the product.
 
-use payback_domain::card::{ActionSpec, CardType, Proposer, headline};
+use payback_domain::card::{ActionSpec, CardType, headline};
 use payback_domain::money::format_cents;
 use payback_domain::{GateResult, Timestamp};
-use payback_store::cards::NewCard;
 use payback_store::products;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::product_metrics::{self, ProductMetrics};
-use crate::services::queue;
+use crate::services::queue::{self, SystemCard};
 use crate::state::AppState;
 
 /// The verdict the numbers suggest.
@@ -63,19 +62,15 @@ pub async fn review(state: &AppState, now: Timestamp) -> ApiResult<String> {
             "The gate set for {due_date} has come. Approve to record `{verdict}`, or set another verdict on the product."
         );
         let key = format!("gate:{}:{due_date}", product.id);
-        let card = NewCard {
-            account_id: &product.account_id,
-            product: Some((&product.id, &product.slug)),
+        let card = SystemCard {
             card_type: CardType::GateResult,
             headline: &title,
             metric_line: &line,
-            detail: Some(&detail),
-            proposed_by: Proposer::System,
+            detail: &detail,
             action_spec: Some(&spec),
-            dedupe_key: Some(&key),
-            expires_at: None,
+            dedupe_key: &key,
         };
-        if queue::raise_system_card(&mut tx, card, now)
+        if queue::raise_system_card(&mut tx, product, card, now)
             .await?
             .is_some()
         {

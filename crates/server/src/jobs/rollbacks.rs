@@ -8,14 +8,15 @@ use payback_domain::card::{ActionSpec, CardType, Proposer, headline as card_head
 use payback_domain::money::format_cents;
 use payback_domain::span::Span;
 use payback_domain::{Actor, DAY_MS, Timestamp};
-use payback_store::cards::{self, CardRow, NewCard};
+use payback_store::cards::{self, CardRow};
 use payback_store::products::ProductRow;
 use payback_store::{AccountScope, products};
 use serde_json::Value;
 
 use crate::error::ApiResult;
+use crate::services::audit;
 use crate::services::proposals::{self, ChannelCac, ProposalCard, ProposalInput};
-use crate::services::{audit, queue};
+use crate::services::queue::{self, SystemCard};
 use crate::state::AppState;
 
 /// Changes approved longer ago than this are no longer watched.
@@ -153,19 +154,15 @@ async fn watch_one(state: &AppState, card: &CardRow, now: Timestamp) -> ApiResul
             ));
             let line = metric_line(&product, numbers, ceiling);
             let detail = rationale(&product, numbers, ceiling, span);
-            let alert = NewCard {
-                account_id: &product.account_id,
-                product: Some((&product.id, &product.slug)),
+            let alert = SystemCard {
                 card_type: CardType::Alert,
                 headline: &headline,
                 metric_line: &line,
-                detail: Some(&detail),
-                proposed_by: Proposer::System,
+                detail: &detail,
                 action_spec: None,
-                dedupe_key: Some(&dedupe_key),
-                expires_at: None,
+                dedupe_key: &dedupe_key,
             };
-            queue::raise_system_card(&mut tx, alert, now)
+            queue::raise_system_card(&mut tx, &product, alert, now)
                 .await?
                 .is_some()
         }

@@ -7,6 +7,7 @@ use payback_domain::card::{
 };
 use payback_domain::{Actor, HOUR_MS, Timestamp};
 use payback_store::cards::{self, CardRow, NewCard, TransitionFields};
+use payback_store::products::ProductRow;
 use payback_store::{AccountScope, Tx, policies, products as product_store};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -323,14 +324,38 @@ async fn approve_spend_change(
     Ok(())
 }
 
-/// Raises a card from a job (`proposed_by: system`), once per `dedupe_key`. Returns the card
+/// A card a job raises about one product (`proposed_by: system`, no expiry).
+pub struct SystemCard<'a> {
+    pub card_type: CardType,
+    pub headline: &'a str,
+    pub metric_line: &'a str,
+    pub detail: &'a str,
+    pub action_spec: Option<&'a Value>,
+    /// The condition it is raised for: one card per key, ever.
+    pub dedupe_key: &'a str,
+}
+
+/// Raises `card` on `product` once per dedupe key, recording `card.raise`. Returns the card
 /// when it was raised, `None` when one for the same condition already exists.
 pub async fn raise_system_card(
     tx: &mut Tx,
-    card: NewCard<'_>,
+    product: &ProductRow,
+    card: SystemCard<'_>,
     now: Timestamp,
 ) -> ApiResult<Option<CardRow>> {
-    let Some(raised) = cards::insert(tx, card, now).await? else {
+    let new = NewCard {
+        account_id: &product.account_id,
+        product: Some((&product.id, &product.slug)),
+        card_type: card.card_type,
+        headline: card.headline,
+        metric_line: card.metric_line,
+        detail: Some(card.detail),
+        proposed_by: Proposer::System,
+        action_spec: card.action_spec,
+        dedupe_key: Some(card.dedupe_key),
+        expires_at: None,
+    };
+    let Some(raised) = cards::insert(tx, new, now).await? else {
         return Ok(None);
     };
     let payload = json!({ "dedupe_key": raised.dedupe_key, "metric_line": raised.metric_line });
