@@ -63,6 +63,13 @@ enum Command {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let _ = rustls::crypto::ring::default_provider().install_default();
+    // Only what goes wrong: a failing request shows why in the server's own words.
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,sqlx=warn")),
+        )
+        .init();
     match Cli::parse().command {
         Command::Ingest {
             backend,

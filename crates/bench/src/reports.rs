@@ -26,7 +26,7 @@ pub async fn run(backend: BackendChoice, shape: Shape, runs: usize) -> anyhow::R
         let count = LOAD_BATCH.min(shape.events - loaded);
         let records = mix.records(count, loaded, revenue_every, "api:bench");
         let mut tx = target.state.store.begin().await?;
-        payback_store::ingest::write_batch(&mut tx, &target.product_id, records, now).await?;
+        payback_store::ingest::write_batch(&mut tx, &target.product_id, &records, now).await?;
         tx.commit().await?;
         loaded += count;
     }

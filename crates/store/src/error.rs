@@ -28,4 +28,18 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// True when the database gave up on the transaction only because of another one running at
+    /// the same time (PostgreSQL's deadlock and serialization failures, SQLite's busy or locked
+    /// database): the whole transaction may simply be run again.
+    pub fn is_transient(&self) -> bool {
+        let StoreError::Database(err) = self else {
+            return false;
+        };
+        err.as_database_error()
+            .and_then(|db| db.code())
+            .is_some_and(|code| matches!(code.as_ref(), "40P01" | "40001" | "5" | "6" | "517"))
+    }
+}
+
 pub type StoreResult<T> = Result<T, StoreError>;

@@ -90,11 +90,12 @@ impl ProfileDelta {
 pub async fn write_batch(
     tx: &mut Tx,
     product_id: &str,
-    events: Vec<EventRecord>,
+    events: &[EventRecord],
     received_at: Timestamp,
 ) -> StoreResult<BatchOutcome> {
+    lock_product(tx, product_id).await?;
     let mut recompute: BTreeSet<String> = BTreeSet::new();
-    let links = link_identities(tx, product_id, &events, received_at, &mut recompute).await?;
+    let links = link_identities(tx, product_id, events, received_at, &mut recompute).await?;
     let identities: Vec<Option<String>> = events
         .iter()
         .map(|event| match (&event.user_id, &event.anonymous_id) {
@@ -353,6 +354,20 @@ async fn merge_anonymous_into_users(
         }
     }
     upsert_profiles(tx, product_id, &deltas).await
+}
+
+/// Takes the product's ingest lock until the transaction ends. Batches of one product upsert
+/// the same rollup rows and merge the same identities; on PostgreSQL, running them side by side
+/// deadlocks, so they queue on a transaction-scoped advisory lock (other products, and readers,
+/// are not held up). SQLite runs one write transaction at a time already.
+async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
+    if let Tx::Postgres(inner) = tx {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(product_id)
+            .execute(&mut **inner)
+            .await?;
+    }
+    Ok(())
 }
 
 /// Inserts events, skipping duplicates; returns `(namespace, dedupe_id, id)` of those inserted.

@@ -454,3 +454,72 @@ async fn two_devices_linked_in_one_batch_merge_into_one_person(app: TestApp) {
 }
 
 backend_tests!(two_devices_linked_in_one_batch_merge_into_one_person);
+
+/// Batches arriving at once upsert the same daily rollup rows; on PostgreSQL some of them
+/// deadlock and are run again. Every batch is accepted and every event counted exactly once.
+async fn concurrent_batches_all_land(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let (tasks, batches, size) = (8, 4, 100);
+    let mut senders = tokio::task::JoinSet::new();
+    for task in 0..tasks {
+        let client = app.client.clone();
+        let url = app.url("/products/shop/events");
+        let key = key.clone();
+        senders.spawn(async move {
+            let mut statuses = Vec::new();
+            for batch in 0..batches {
+                let events: Vec<Value> = (0..size)
+                    .map(|n| {
+                        // Shared visitors, some of them signing in: batches link and
+                        // merge the same identities while others write their rollups.
+                        let mut event = json!({
+                            "dedupe_id": format!("c-{task}-{batch}-{n}"),
+                            "stage": if n % 10 == 0 { "lead" } else { "visit" },
+                            "anonymous_id": format!("v{}", (task * 13 + batch * 7 + n) % 61),
+                            "attribution": { "utm_source": "google", "utm_medium": "cpc" },
+                        });
+                        if n % 5 == 0 {
+                            event["user_id"] = json!(format!("u{}", (n + task) % 17));
+                        }
+                        event
+                    })
+                    .collect();
+                let response = client
+                    .post(&url)
+                    .bearer_auth(&key)
+                    .json(&json!({ "events": events }))
+                    .send()
+                    .await
+                    .unwrap();
+                statuses.push(response.status().as_u16());
+            }
+            statuses
+        });
+    }
+    let statuses: Vec<u16> = senders.join_all().await.into_iter().flatten().collect();
+    assert_eq!(statuses, vec![200; tasks * batches]);
+    assert_eq!(count(&app, "events").await, (tasks * batches * size) as i64);
+    let rolled_up: Vec<(String, Option<String>, Option<i64>)> = scalar_rows(
+        &app,
+        "SELECT stage, channel, CAST(SUM(events) AS BIGINT) FROM event_days GROUP BY stage, channel ORDER BY stage",
+    )
+    .await;
+    let leads = (tasks * batches * size / 10) as i64;
+    assert_eq!(
+        rolled_up,
+        vec![
+            (
+                "lead".to_owned(),
+                Some("paid_google".to_owned()),
+                Some(leads)
+            ),
+            (
+                "visit".to_owned(),
+                Some("paid_google".to_owned()),
+                Some((tasks * batches * size) as i64 - leads)
+            ),
+        ]
+    );
+}
+
+backend_tests!(concurrent_batches_all_land);
