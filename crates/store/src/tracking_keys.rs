@@ -3,7 +3,7 @@
 
 use payback_domain::Timestamp;
 
-use crate::error::StoreResult;
+use crate::error::{StoreError, StoreResult};
 use crate::{Db, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -42,12 +42,15 @@ pub async fn revoke_all(tx: &mut Tx, product_id: &str, now: Timestamp) -> StoreR
     .map_err(Into::into)
 }
 
+/// Stores a new live key; a conflict when the product already has one (revoke it first to
+/// rotate).
 pub async fn insert(tx: &mut Tx, product_id: &str, key: &str, now: Timestamp) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query("INSERT INTO tracking_keys (key, product_id, created_at) VALUES ($1, $2, $3)")
         .bind(key)
         .bind(product_id)
         .bind(now.millis())
         .execute(conn)
-        .await.map(|done| done.rows_affected()))?;
+        .await.map(|done| done.rows_affected()))
+    .map_err(|err| StoreError::conflict_on_unique(err, "the write key was replaced at the same moment; read it again"))?;
     Ok(())
 }

@@ -523,3 +523,32 @@ async fn concurrent_batches_all_land(app: TestApp) {
 }
 
 backend_tests!(concurrent_batches_all_land);
+
+/// Two first reads of a product's write key at once agree on one key, and it works.
+async fn concurrent_first_reads_share_one_write_key(app: TestApp) {
+    let (token, _) = setup(&app).await;
+    let mut readers = tokio::task::JoinSet::new();
+    for _ in 0..6 {
+        let request = app
+            .client
+            .get(app.url("/products/shop/tracking-key"))
+            .bearer_auth(&token);
+        readers.spawn(async move {
+            let body: Value = request.send().await.unwrap().json().await.unwrap();
+            body["key"].as_str().unwrap().to_owned()
+        });
+    }
+    let keys = readers.join_all().await;
+    assert!(keys.iter().all(|k| k == &keys[0]), "{keys:?}");
+    let browser = json!({ "key": keys[0], "events": [{ "dedupe_id": "b1", "stage": "visit" }] });
+    app.post("/t/events", None, browser).await.expect(200);
+    let created = app
+        .history(&token, "?limit=100")
+        .await
+        .into_iter()
+        .filter(|e| e["action"] == "tracking_key.create")
+        .count();
+    assert_eq!(created, 1);
+}
+
+backend_tests!(concurrent_first_reads_share_one_write_key);

@@ -60,16 +60,31 @@ fn curl_example(state: &AppState, product: &ProductRow) -> String {
     )
 }
 
+/// How a new key relates to the live one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Minting {
+    /// The first key: only when there is none (a concurrent first read wins, and this conflicts).
+    First,
+    /// Rotation: the live key is revoked in the same transaction.
+    Rotate,
+}
+
 async fn mint(
     state: &AppState,
     caller: &Caller,
     product: &ProductRow,
-    action: &str,
+    minting: Minting,
 ) -> ApiResult<(TrackingKeyRow, bool)> {
     let now: Timestamp = state.clock.now();
     let key = new_token(WRITE_KEY_PREFIX);
     let mut tx = state.store.begin().await?;
-    let revoked = tracking_keys::revoke_all(&mut tx, &product.id, now).await?;
+    let (revoked, action) = match minting {
+        Minting::First => (0, "tracking_key.create"),
+        Minting::Rotate => (
+            tracking_keys::revoke_all(&mut tx, &product.id, now).await?,
+            "tracking_key.rotate",
+        ),
+    };
     tracking_keys::insert(&mut tx, &product.id, &key, now).await?;
     audit::record_product(
         &mut tx,
@@ -99,7 +114,18 @@ pub async fn info(
 ) -> ApiResult<TrackingKeyInfo> {
     let live = match tracking_keys::live_for_product(&state.store, &product.id).await? {
         Some(row) => row,
-        None => mint(state, caller, product, "tracking_key.create").await?.0,
+        None => match mint(state, caller, product, Minting::First).await {
+            Ok((row, _)) => row,
+            // Another first read minted it a moment ago: that key is the one.
+            Err(ApiError::Conflict(_)) => {
+                tracking_keys::live_for_product(&state.store, &product.id)
+                    .await?
+                    .ok_or_else(|| {
+                        ApiError::internal("the write key minted at the same moment is gone")
+                    })?
+            }
+            Err(err) => return Err(err),
+        },
     };
     let tag = snippet(state, &live.key);
     Ok(TrackingKeyInfo {
@@ -121,7 +147,7 @@ pub async fn rotate(
     caller: &Caller,
     product: &ProductRow,
 ) -> ApiResult<RotatedKey> {
-    let (row, rotated) = mint(state, caller, product, "tracking_key.rotate").await?;
+    let (row, rotated) = mint(state, caller, product, Minting::Rotate).await?;
     Ok(RotatedKey {
         ok: true,
         snippet: snippet(state, &row.key),

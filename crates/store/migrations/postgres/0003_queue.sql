@@ -107,3 +107,12 @@ CREATE INDEX distribution_by_product ON distribution_entries(product_id, created
 ALTER TABLE events ADD COLUMN utm_campaign TEXT;
 UPDATE events SET utm_campaign = attribution::jsonb ->> 'utm_campaign' WHERE attribution IS NOT NULL;
 CREATE INDEX events_by_campaign ON events(product_id, utm_campaign, occurred_at);
+
+-- One live write key per product, held by the database: two first reads of a product's key at
+-- once must agree on one key rather than the second revoking the first. Older duplicates a race
+-- may have left are revoked first (the newest stays live).
+UPDATE tracking_keys SET revoked_at = created_at WHERE revoked_at IS NULL AND EXISTS (
+    SELECT 1 FROM tracking_keys newer WHERE newer.product_id = tracking_keys.product_id
+    AND newer.revoked_at IS NULL AND (newer.created_at > tracking_keys.created_at
+    OR (newer.created_at = tracking_keys.created_at AND newer.key > tracking_keys.key)));
+CREATE UNIQUE INDEX tracking_keys_one_live ON tracking_keys(product_id) WHERE revoked_at IS NULL;
