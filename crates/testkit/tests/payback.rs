@@ -171,7 +171,8 @@ fn oracle(now: Timestamp, events: &People, spend: &[SpendRow]) -> Value {
             "channel": channel,
             "spend_cents": spend_cents,
             "customers": customers,
-            "cac_cents": (customers > 0).then(|| rounded(spend_cents, customers)),
+            // `unattributed` never has spend of its own: its CAC is unknown, never 0.
+            "cac_cents": (customers > 0 && channel != "unattributed").then(|| rounded(spend_cents, customers)),
         })
     };
     let mut cac: Vec<Value> = channels.into_iter().map(|(c, t)| row(&c, t)).collect();
@@ -398,7 +399,7 @@ async fn hand_made_cohorts_pay_back_on_the_right_day(app: TestApp) {
             {"channel": "paid_google", "spend_cents": 6000, "customers": 1, "cac_cents": 6000},
             {"channel": "paid_meta", "spend_cents": 4700, "customers": 0, "cac_cents": null},
             {"channel": "podcast", "spend_cents": 0, "customers": 1, "cac_cents": 0},
-            {"channel": "unattributed", "spend_cents": 0, "customers": 1, "cac_cents": 0},
+            {"channel": "unattributed", "spend_cents": 0, "customers": 1, "cac_cents": null},
         ])
     );
 }

@@ -180,10 +180,14 @@ async fn cac(state: &AppState, product_id: &str, now: Timestamp) -> ApiResult<Ve
     Ok(named
         .chain(unattributed.map(|totals| (UNATTRIBUTED.to_owned(), totals)))
         .map(|(channel, (spend_cents, customers))| CacRow {
+            // No spend can belong to `unattributed`, so its customers did not come "for free":
+            // its CAC is unknown (null), as in the attribution report, never 0.
+            cac_cents: (channel != UNATTRIBUTED)
+                .then(|| metrics::cac(spend_cents, customers))
+                .flatten(),
             channel,
             spend_cents,
             customers,
-            cac_cents: metrics::cac(spend_cents, customers),
         })
         .collect())
 }
