@@ -18,12 +18,14 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
 }
 
+/// The spec spells these fields in camelCase; the Rust names match the wire so that validation
+/// errors name the field the caller sent.
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
-#[serde(rename_all = "camelCase")]
+#[allow(non_snake_case)]
 pub struct DistributionRequest {
     /// The product's slug.
     #[garde(length(chars, min = 1, max = 60))]
-    product_slug: String,
+    productSlug: String,
     /// Where it went out, e.g. `reddit`, `newsletter`, `hacker_news` (1-80).
     #[garde(length(chars, min = 1, max = 80))]
     channel: String,
@@ -35,7 +37,7 @@ pub struct DistributionRequest {
     url: Option<String>,
     /// The `utm_campaign` its links carry; traffic is joined back through it (max 200).
     #[garde(inner(length(chars, min = 1, max = 200)))]
-    utm_campaign: Option<String>,
+    utmCampaign: Option<String>,
     /// Free text, at most 2000 characters.
     #[garde(inner(length(chars, max = 2000)))]
     note: Option<String>,
@@ -57,11 +59,11 @@ async fn record(
     ValidJson(body): ValidJson<DistributionRequest>,
 ) -> ApiResult<Json<Recorded>> {
     let input = EntryInput {
-        product_slug: body.product_slug,
+        product_slug: body.productSlug,
         channel: body.channel,
         kind: body.kind,
         url: body.url,
-        utm_campaign: body.utm_campaign,
+        utm_campaign: body.utmCampaign,
         note: body.note,
     };
     let id = distribution::record(&state, &caller, input).await?;
