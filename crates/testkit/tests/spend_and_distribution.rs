@@ -12,6 +12,10 @@ use serde_json::{Value, json};
 
 const OWNER: &str = "owner@example.com";
 
+/// `(day, network, channel, campaign_id)` and its `(spend, impressions, clicks)`.
+type CampaignDay = (String, String, String, String);
+type Sums = (i64, i64, i64);
+
 async fn founder(app: &TestApp) -> (Session, String) {
     let owner = app.signup_verified(OWNER).await;
     app.create_product(&owner.token, "shop").await;
@@ -60,7 +64,7 @@ async fn spend_rows_and_caps(app: TestApp) {
     write_spend(&app, &owner.token, &rows).await;
 
     // The oracle: sum to (day, network, channel, campaign) over the 7-day window.
-    let mut expected: BTreeMap<(String, String, String, String), (i64, i64, i64)> = BTreeMap::new();
+    let mut expected: BTreeMap<CampaignDay, Sums> = BTreeMap::new();
     for row in rows.iter().filter(|r| r.day.as_str() >= "2026-11-15") {
         let key = (
             row.day.clone(),
