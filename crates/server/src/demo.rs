@@ -288,7 +288,7 @@ async fn seed_queue(state: &AppState, scope: &AccountScope) -> ApiResult<()> {
             Network::Google,
             8_000,
             12_000,
-            "Search CAC has stayed well under LTV/3 for 30 days and the icon campaigns hit their budget by mid-afternoon; raise the cap to capture the rest of the day.",
+            "Search acquires customers at well under their lifetime value, and the icon campaigns hit their budget by mid-afternoon; raise the cap to capture the rest of the day.",
         ),
         (
             &quill,

@@ -102,7 +102,7 @@ async fn metric_line(
         |cac| format_cents(cac, &product.currency),
     );
     Ok(format!(
-        "{} spend 7d {} · 30d CAC {} ({} customers)",
+        "{} spend 7d {} · 30d CAC {} · customers 30d {}",
         network.label(),
         format_cents(week.spend_cents, &product.currency),
         cac,
