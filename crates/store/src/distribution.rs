@@ -95,8 +95,9 @@ pub struct CampaignResults {
 }
 
 /// The identities an event carrying the campaign reached, as a sub-select binding `$1` (product)
-/// and `$2` (campaign).
-const REACHED: &str = "SELECT DISTINCT identity FROM events \
+/// and `$2` (campaign). No DISTINCT: `IN` builds its own set, and without one the planner reads
+/// the partial campaign index instead of walking the product's identities in order.
+const REACHED: &str = "SELECT identity FROM events \
     WHERE product_id = $1 AND utm_campaign = $2 AND identity IS NOT NULL";
 
 pub async fn campaign_results(
