@@ -117,3 +117,7 @@ UPDATE tracking_keys SET revoked_at = created_at WHERE revoked_at IS NULL AND EX
     AND newer.revoked_at IS NULL AND (newer.created_at > tracking_keys.created_at
     OR (newer.created_at = tracking_keys.created_at AND newer.key > tracking_keys.key)));
 CREATE UNIQUE INDEX tracking_keys_one_live ON tracking_keys(product_id) WHERE revoked_at IS NULL;
+
+-- The window's distinct identities (attribution coverage) read from the index alone.
+DROP INDEX stage_identity_days_by_day;
+CREATE INDEX stage_identity_days_by_day ON stage_identity_days(product_id, day, identity);

@@ -88,11 +88,12 @@ pub struct Coverage {
 
 pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Coverage> {
     let (first_day, last_day) = (span.first_day(), span.last_day());
+    // Distinct identities first (read from the covering `(product_id, day, identity)` index),
+    // then one profile lookup each: the window's rows are many more than its identities.
     let (identities_total, identities_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
-        "SELECT COUNT(DISTINCT s.identity), \
-         COUNT(DISTINCT CASE WHEN p.first_channel IS NOT NULL THEN s.identity END) \
-         FROM stage_identity_days s LEFT JOIN identity_profiles p ON p.product_id = s.product_id AND p.identity = s.identity \
-         WHERE s.product_id = $1 AND s.day >= $2 AND s.day <= $3")
+        "SELECT COUNT(*), COUNT(p.first_channel) FROM \
+         (SELECT DISTINCT identity FROM stage_identity_days WHERE product_id = $1 AND day >= $2 AND day <= $3) d \
+         LEFT JOIN identity_profiles p ON p.product_id = $1 AND p.identity = d.identity")
         .bind(product_id).bind(&first_day).bind(&last_day)
         .fetch_one(pool).await)?;
     let (events_total, events_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
