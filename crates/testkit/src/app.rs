@@ -307,6 +307,44 @@ impl TestApp {
         let reply = self.get(&format!("/history{query}"), Some(token)).await;
         reply.expect(200).as_array().expect("history array").clone()
     }
+
+    /// Every history event `token` can see that `keep` selects, oldest first.
+    pub async fn history_where(&self, token: &str, keep: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut events: Vec<Value> = self
+            .history(token, "?limit=1000")
+            .await
+            .into_iter()
+            .filter(|event| keep(event))
+            .collect();
+        events.reverse();
+        events
+    }
+
+    /// Proposes `body` on `slug` with `proposer` (an API key) and has `owner` approve it;
+    /// answers the card's id.
+    pub async fn propose_and_approve(
+        &self,
+        proposer: &str,
+        owner: &Session,
+        slug: &str,
+        body: Value,
+    ) -> String {
+        let reply = self
+            .post(&format!("/products/{slug}/proposals"), Some(proposer), body)
+            .await;
+        let id = reply.expect(202)["proposal_id"]
+            .as_str()
+            .expect("proposal_id")
+            .to_owned();
+        self.post(
+            &format!("/queue/{id}/approve"),
+            Some(&owner.token),
+            json!({}),
+        )
+        .await
+        .expect(200);
+        id
+    }
 }
 
 impl Drop for TestApp {

@@ -276,22 +276,6 @@ async fn owners_set_stage_and_gate(app: TestApp) {
     assert_eq!(cleared.expect(200)["gate_result"], Value::Null);
 }
 
-async fn propose_and_approve(app: &TestApp, owner: &Session, key: &str, body: Value) -> String {
-    let reply = app.post("/products/shop/proposals", Some(key), body).await;
-    let id = reply.expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
-    id
-}
-
 async fn rollback_watch_proposes_a_revert(app: TestApp) {
     let (owner, key) = founder(&app).await;
     let body = json!({
@@ -299,7 +283,7 @@ async fn rollback_watch_proposes_a_revert(app: TestApp) {
         "rationale": "Search converts; double the budget for a week.",
         "rollback_if": { "cac_ceiling_cents": 10_000, "window_days": 7 },
     });
-    let approved = propose_and_approve(&app, &owner, &key, body).await;
+    let approved = app.propose_and_approve(&key, &owner, "shop", body).await;
     // Spend on the day of the approval does not count against the change.
     write_spend(&app, &owner.token, "2026-11-21", 50_000).await;
     app.clock.advance(2 * DAY_MS);
@@ -358,7 +342,7 @@ async fn rollback_without_a_baseline_raises_an_alert(app: TestApp) {
         "rationale": "Start search ads at fifty a day.",
         "rollback_if": { "cac_ceiling_cents": 100 },
     });
-    propose_and_approve(&app, &owner, &key, body).await;
+    app.propose_and_approve(&key, &owner, "shop", body).await;
     write_spend(&app, &owner.token, "2026-11-22", 1_000).await;
     app.clock.advance(2 * DAY_MS);
     run_jobs(&app).await;

@@ -70,14 +70,8 @@ async fn pending_cards(app: &TestApp, token: &str) -> i64 {
 
 /// The history events about one card, oldest first.
 async fn card_history(app: &TestApp, token: &str, card_id: &str) -> Vec<Value> {
-    let mut events: Vec<Value> = app
-        .history(token, "?limit=1000")
+    app.history_where(token, |e| e["subject_ref"] == card_id)
         .await
-        .into_iter()
-        .filter(|e| e["subject_ref"] == card_id)
-        .collect();
-    events.reverse();
-    events
 }
 
 async fn whole_promise(backend: Backend) {

@@ -8,6 +8,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson, Window};
+use crate::routes::rules::{not_blank, web_url};
 use crate::routes::tags;
 use crate::services::distribution::{self, DistributionList, EntryInput};
 use crate::state::AppState;
@@ -27,16 +28,16 @@ pub struct DistributionRequest {
     #[garde(length(chars, min = 1, max = 60))]
     productSlug: String,
     /// Where it went out, e.g. `reddit`, `newsletter`, `hacker_news` (1-80).
-    #[garde(length(chars, min = 1, max = 80))]
+    #[garde(length(chars, min = 1, max = 80), custom(not_blank))]
     channel: String,
     /// What it was, e.g. `post`, `comment`, `email` (1-80).
-    #[garde(length(chars, min = 1, max = 80))]
+    #[garde(length(chars, min = 1, max = 80), custom(not_blank))]
     kind: String,
-    /// Link to the outreach itself; an absolute URL, at most 2000 characters.
-    #[garde(inner(length(chars, max = 2000), url))]
+    /// Link to the outreach itself; an absolute http(s) URL, at most 2000 characters.
+    #[garde(inner(length(chars, max = 2000), url, custom(web_url)))]
     url: Option<String>,
     /// The `utm_campaign` its links carry; traffic is joined back through it (max 200).
-    #[garde(inner(length(chars, min = 1, max = 200)))]
+    #[garde(inner(length(chars, min = 1, max = 200), custom(not_blank)))]
     utmCampaign: Option<String>,
     /// Free text, at most 2000 characters.
     #[garde(inner(length(chars, max = 2000)))]

@@ -12,6 +12,7 @@ pub mod payback;
 pub mod policy;
 pub mod products;
 pub mod queue;
+mod rules;
 pub mod series;
 pub mod snippet;
 pub mod spend;

@@ -46,7 +46,9 @@ pub struct CapsEdit {
     meta: Option<Option<i64>>,
 }
 
+/// Unknown fields are refused: a misspelt cap would otherwise be a silent no-op.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct ProductPolicyRequest {
     daily_caps: Option<CapsEdit>,
     /// Adult-adjacent products may not run on `meta`.
@@ -88,7 +90,9 @@ async fn portfolio_policy(
     Ok(Json(policy::portfolio_policy(&state, &caller).await?))
 }
 
+/// Unknown fields are refused: a misspelt cap would otherwise be a silent no-op.
 #[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PortfolioPolicyRequest {
     /// Cents a day, 1-100000000000, or null to remove the ceiling; absent leaves it.
     #[serde(default, deserialize_with = "double_option")]

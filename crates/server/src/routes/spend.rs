@@ -11,6 +11,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson, Window};
+use crate::routes::rules::not_blank;
 use crate::routes::tags;
 use crate::services::proposals::{self, ProposalAccepted, ProposalInput};
 use crate::services::spend::{self, SpendReport};
@@ -70,7 +71,7 @@ pub struct ProposalRequest {
     #[garde(range(min = 1, max = MAX_DAILY_CENTS))]
     to_cents: i64,
     /// Why, shown on the card; 10-2000 characters.
-    #[garde(length(chars, min = 10, max = 2000))]
+    #[garde(length(chars, min = 10, max = 2000), custom(not_blank))]
     rationale: String,
     /// When to propose reverting, free-form. The watcher acts on `cac_ceiling_cents` (revert when
     /// the network's CAC over `window_days`, default 7, goes above it); other keys are kept.
@@ -78,7 +79,7 @@ pub struct ProposalRequest {
     #[schema(value_type = Option<Object>)]
     rollback_if: Option<serde_json::Value>,
     /// The card's headline, at most 90 characters; one is written when omitted.
-    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX)))]
+    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX), custom(not_blank)))]
     headline: Option<String>,
 }
 
