@@ -81,7 +81,7 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::distribution::router())
 }
 
-/// The complete router: the API, `/openapi.json`, JSON fallbacks, body limit, tracing and
+/// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and
 /// panic safety.
 pub fn router(state: AppState) -> Router {
     let (api, openapi) = api_routes(state.config.rate_limit_per_minute).split_for_parts();
@@ -90,6 +90,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(Arc::new(openapi));
     api.with_state(state.clone())
         .merge(openapi_route)
+        .merge(routes::dashboard::router())
         .fallback(routes::system::unknown_route)
         .method_not_allowed_fallback(routes::system::wrong_method)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))

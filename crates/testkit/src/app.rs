@@ -126,6 +126,11 @@ impl TestApp {
         }
     }
 
+    /// The directory the `file:` mail transport writes to.
+    pub fn mail_dir(&self) -> &std::path::Path {
+        self.mail_dir.path()
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)
     }

@@ -2,6 +2,7 @@
 //! SQLite file or a fresh PostgreSQL database, with an injected clock and file-captured mail.
 
 mod app;
+pub mod browser;
 mod executor;
 mod mail;
 mod postgres;

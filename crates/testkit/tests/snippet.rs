@@ -3,11 +3,11 @@
 //! headless Chromium run against a page that loads it, checked in the `events` table.
 
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use payback_domain::Timestamp;
 use payback_store::Db;
+use payback_testkit::browser::repo_root;
 use payback_testkit::{Backend, TestApp};
 use serde_json::{Value, json};
 use sqlx::Row as _;
@@ -65,10 +65,6 @@ async fn svc_js_is_served_cacheable_with_an_etag() {
 }
 
 /// The repository root, where `e2e/` lives.
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// Serves `html` at every path on a loopback port, so the page and a reload of an in-app route
 /// both load; the page's origin differs from the service's, as on a customer's site.
 async fn serve_page(html: String) -> String {

@@ -3,6 +3,7 @@
 pub mod attribution;
 pub mod auth;
 pub mod conversions;
+pub mod dashboard;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;

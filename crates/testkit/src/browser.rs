@@ -1,0 +1,45 @@
+//! Runs the dashboard's browser tests (`e2e/dashboard-*.mjs`, on Debian's Chromium through
+//! playwright-core) against a [`TestApp`]. `scripts/e2e-setup` installs the browser and harness.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use payback_domain::{Clock, SystemClock};
+
+use crate::TestApp;
+
+/// The repository root, where `e2e/` and `web/` live.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Where a script's screenshots go: `target/e2e-artifacts/<script>-<backend>/`.
+pub fn artifacts_dir(script: &str, app: &TestApp) -> PathBuf {
+    repo_root()
+        .join("target/e2e-artifacts")
+        .join(format!("{script}-{:?}", app.backend).to_lowercase())
+}
+
+/// Runs `e2e/<script>.mjs` against `app` and panics with its log unless every check held.
+/// The app's clock is set to the wall clock first: the browser stamps times with its own.
+pub async fn run_browser_script(app: &TestApp, script: &str) {
+    app.clock.set(SystemClock.now());
+    let artifacts = artifacts_dir(script, app);
+    let mut command = Command::new("node");
+    command
+        .arg(format!("e2e/{script}.mjs"))
+        .current_dir(repo_root())
+        .env("PAYBACK_URL", &app.base_url)
+        .env("PAYBACK_MAIL_DIR", app.mail_dir())
+        .env("PAYBACK_ARTIFACTS", &artifacts);
+    let run = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .expect("the browser script's thread")
+        .expect("node runs (scripts/e2e-setup installs the browser harness)");
+    let log = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "{script} failed (screenshots in {}):\n{log}",
+        artifacts.display()
+    );
+}

@@ -1,0 +1,23 @@
+// Every screen of the app, gathered from the areas that own them. The shell matches the hash
+// path against these patterns in order.
+
+import type { ComponentChildren } from 'preact';
+import { accountRoutes } from './pages/account/routes';
+import { portfolioRoutes } from './pages/portfolio/routes';
+import { funnelRoutes } from './pages/funnel/routes';
+import { queueRoutes } from './pages/queue/routes';
+
+export interface RouteProps {
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
+
+export interface Route {
+  /** e.g. `/p/:slug/funnel`. */
+  pattern: string;
+  render: (props: RouteProps) => ComponentChildren;
+  /** Reachable without a session (login, signup, invite, claim). */
+  public?: boolean;
+}
+
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes];
