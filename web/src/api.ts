@@ -17,7 +17,15 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST';
 
-async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+interface RequestOptions {
+  /**
+   * A 401 normally means the session is gone and signs the person out. Calls whose 401 means
+   * something else (POST /auth/me: "current password is wrong") keep the session.
+   */
+  keepSessionOn401?: boolean;
+}
+
+async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = session.token();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -37,7 +45,7 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
   if (!response.ok) {
     const fields = (payload ?? {}) as { error?: string; policy_code?: string };
     // A session that expired or was revoked elsewhere: drop it so the app shows the login page.
-    if (response.status === 401 && token) session.clear();
+    if (response.status === 401 && token && !options.keepSessionOn401) session.clear();
     throw new ApiError(
       response.status,
       fields.error ?? `The service answered ${response.status}.`,
@@ -57,7 +65,7 @@ function safeJson(text: string): unknown {
 
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  post: <T>(path: string, body: unknown = {}, options?: RequestOptions) => request<T>('POST', path, body, options),
 };
 
 /** Encodes query parameters, leaving out those that are undefined or empty. */

@@ -78,6 +78,7 @@ const mainNav: { path: string; label: string }[] = [
   { path: '/history', label: 'History' },
   { path: '/settings/team', label: 'Team' },
   { path: '/settings/keys', label: 'API keys' },
+  { path: '/settings/policy', label: 'Policy' },
 ];
 
 function isCurrent(navPath: string, path: string): boolean {

@@ -20,6 +20,8 @@ export function useLocation(): Location {
   useEffect(() => {
     const onChange = () => setLocation(currentLocation());
     window.addEventListener('hashchange', onChange);
+    // Child effects run first: a redirect made before this listener existed is picked up here.
+    onChange();
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return location;

@@ -68,4 +68,6 @@ export interface Card {
   status: string;
   created_at: string;
   expires_at: string | null;
+  /** When a snoozed card returns; null unless snoozed. */
+  snoozed_until: string | null;
 }

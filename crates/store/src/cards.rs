@@ -109,20 +109,58 @@ pub async fn insert(
 const OPEN_AT_NOW: &str = "(expires_at IS NULL OR expires_at > $1) AND \
     (status = 'pending' OR (status = 'snoozed' AND snoozed_until <= $1))";
 
-/// Cards waiting for a human, newest first.
-pub async fn pending(
+/// Which cards a queue listing shows, by their effective status at `$1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueView {
+    /// Waiting for a human: pending, or snoozed until a time that has come.
+    Pending,
+    /// Snoozed until later (restorable).
+    Snoozed,
+    /// Past their expiry without a decision (restorable).
+    Expired,
+}
+
+impl QueueView {
+    fn condition(self) -> &'static str {
+        match self {
+            QueueView::Pending => OPEN_AT_NOW,
+            QueueView::Snoozed => {
+                "status = 'snoozed' AND snoozed_until > $1 AND (expires_at IS NULL OR expires_at > $1)"
+            }
+            // The expiry job stores `expired`; until it runs, an open card past its time is
+            // expired all the same.
+            QueueView::Expired => {
+                "(status = 'expired' OR (status IN ('pending', 'snoozed') AND expires_at <= $1))"
+            }
+        }
+    }
+}
+
+/// At most this many snoozed or expired cards are listed; pending cards are all listed.
+const SET_ASIDE_LIMIT: i64 = 500;
+
+/// The cards of `view`, newest first.
+pub async fn listed(
     db: &Db,
     visibility: &Visibility,
+    view: QueueView,
     now: Timestamp,
 ) -> StoreResult<Vec<CardRow>> {
+    let limit = if view == QueueView::Pending {
+        i64::MAX
+    } else {
+        SET_ASIDE_LIMIT
+    };
     let sql = format!(
-        "SELECT {COLUMNS} FROM cards WHERE {OPEN_AT_NOW} AND ($2 IS NULL OR account_id = $2) \
-         ORDER BY created_at DESC, id DESC"
+        "SELECT {COLUMNS} FROM cards WHERE {} AND ($2 IS NULL OR account_id = $2) \
+         ORDER BY created_at DESC, id DESC LIMIT $3",
+        view.condition()
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(now.millis())
         .bind(visibility.account_filter())
+        .bind(limit)
         .fetch_all(pool)
         .await)?,
     )

@@ -509,6 +509,90 @@ async fn concurrent_approvals_apply_once_postgres() {
     concurrent_approvals_apply_once(Backend::Postgres).await;
 }
 
+/// `GET /queue?status=` lists the cards set aside, so a human can find what to restore: snoozed
+/// ones until their time comes, expired ones once their 72 hours pass (before and after the
+/// expiry job stores it), never another account's; an unknown status is a 400 naming the field.
+async fn set_aside_cards_are_listed_by_status(app: TestApp) {
+    let (owner, key) = founder(&app).await;
+    let listed = |status: &'static str| {
+        let app = &app;
+        let token = owner.token.clone();
+        async move {
+            let reply = app
+                .get(&format!("/queue?status={status}"), Some(&token))
+                .await;
+            reply
+                .expect(200)
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c["id"].as_str().unwrap().to_owned(),
+                        c["status"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        }
+    };
+    let snoozed = propose(&app, &key, proposal(3_000)).await;
+    app.clock.advance(2 * HOUR_MS);
+    let expiring = propose(&app, &key, proposal(4_000)).await;
+    resolve(
+        &app,
+        &owner.token,
+        &snoozed,
+        "snooze",
+        json!({ "snoozeHours": 100 }),
+    )
+    .await
+    .expect(200);
+
+    assert_eq!(
+        listed("pending").await,
+        vec![(expiring.clone(), "pending".to_owned())]
+    );
+    assert_eq!(
+        listed("snoozed").await,
+        vec![(snoozed.clone(), "snoozed".to_owned())]
+    );
+    assert!(listed("expired").await.is_empty());
+    // The default is pending.
+    assert_eq!(queue_ids(&app, &owner.token).await, vec![expiring.clone()]);
+
+    // Both pass 72 hours from their creation: expired, whether or not the job has run.
+    app.clock.advance(72 * HOUR_MS);
+    let expired = listed("expired").await;
+    assert_eq!(
+        expired.iter().map(|(id, _)| id.clone()).collect::<Vec<_>>(),
+        vec![expiring.clone(), snoozed.clone()]
+    );
+    assert!(
+        expired.iter().all(|(_, status)| status == "expired"),
+        "{expired:?}"
+    );
+    assert!(listed("snoozed").await.is_empty());
+    assert!(listed("pending").await.is_empty());
+
+    // Restoring takes one back to pending.
+    resolve(&app, &owner.token, &expiring, "restore", json!({}))
+        .await
+        .expect(200);
+    assert_eq!(listed("expired").await.len(), 1);
+    assert_eq!(queue_ids(&app, &owner.token).await, vec![expiring]);
+
+    let stranger = app.signup_verified("stranger@example.com").await;
+    for status in ["pending", "snoozed", "expired"] {
+        let reply = app
+            .get(&format!("/queue?status={status}"), Some(&stranger.token))
+            .await;
+        assert_eq!(reply.expect(200), &json!([]));
+    }
+    app.get("/queue?status=resolved", Some(&owner.token))
+        .await
+        .expect_error(400, "status");
+}
+
 backend_tests!(
     approval_without_connector_records_not_applied,
     reject_dismisses_for_good,
@@ -517,4 +601,5 @@ backend_tests!(
     api_keys_never_resolve,
     members_resolve_and_actor_is_their_own_email,
     other_accounts_cards_answer_404_and_operators_see_all,
+    set_aside_cards_are_listed_by_status,
 );

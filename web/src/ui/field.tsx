@@ -2,21 +2,26 @@
 // limits so most mistakes are caught before a round trip, and the server's error names the rest.
 
 import type { InputHTMLAttributes } from 'preact';
+import { useId } from 'preact/hooks';
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
-  hint?: string;
+  hint?: string | null;
   name: string;
 };
 
-export function Field({ label, hint, name, ...input }: InputProps) {
-  const hintId = hint ? `${name}-hint` : undefined;
+export function Field({ label, hint, name, id, ...input }: InputProps) {
+  const generated = useId();
+  const inputId = (id as string | undefined) ?? generated;
+  const hintId = hint ? `${inputId}-hint` : undefined;
+  // The hint sits outside the label so assistive tech reads it once, as a description, and the
+  // field's accessible name stays just its label.
   return (
-    <label>
-      {label}
-      <input name={name} aria-describedby={hintId} {...input} />
+    <>
+      <label for={inputId}>{label}</label>
+      <input id={inputId} name={name} aria-describedby={hintId} {...input} />
       {hint && <small id={hintId}>{hint}</small>}
-    </label>
+    </>
   );
 }
 

@@ -2,13 +2,14 @@
 
 use axum::extract::{Path, State};
 use payback_domain::card::{MAX_SNOOZE_HOURS, Resolution};
+use payback_store::cards::QueueView;
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, ValidJson};
+use crate::extract::{Caller, Json, Query, ValidJson};
 use crate::routes::tags;
 use crate::services::queue::{self, CardView, ResolveOptions};
 use crate::state::AppState;
@@ -22,12 +23,43 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(restore))
 }
 
+/// Which cards `GET /queue` lists.
+#[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueStatus {
+    /// Waiting for a human (snoozed ones whose time has come included).
+    #[default]
+    Pending,
+    /// Snoozed until later; restorable.
+    Snoozed,
+    /// Past their expiry without a decision; restorable.
+    Expired,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct QueueParams {
+    /// `pending` (default), `snoozed` or `expired`. Snoozed and expired cards are the ones
+    /// `restore` takes back; at most 500 of them are listed.
+    status: Option<QueueStatus>,
+}
+
 /// Cards waiting for a human, newest first: pending ones, and snoozed ones whose time has come.
-/// Operators see every account's.
-#[utoipa::path(get, path = "/queue", tag = tags::QUEUE, security(("bearer" = [])),
-    responses((status = 200, body = Vec<CardView>), (status = 401, body = ErrorBody)))]
-async fn pending(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Vec<CardView>>> {
-    Ok(Json(queue::pending(&state, &caller).await?))
+/// `status=snoozed` or `status=expired` lists the cards set aside instead. Operators see every
+/// account's.
+#[utoipa::path(get, path = "/queue", tag = tags::QUEUE, security(("bearer" = [])), params(QueueParams),
+    responses((status = 200, body = Vec<CardView>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+async fn pending(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(params): Query<QueueParams>,
+) -> ApiResult<Json<Vec<CardView>>> {
+    let view = match params.status.unwrap_or_default() {
+        QueueStatus::Pending => QueueView::Pending,
+        QueueStatus::Snoozed => QueueView::Snoozed,
+        QueueStatus::Expired => QueueView::Expired,
+    };
+    Ok(Json(queue::listed(&state, &caller, view).await?))
 }
 
 /// The body of every resolution; both fields optional, an empty body is fine.

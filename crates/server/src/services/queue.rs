@@ -6,7 +6,7 @@ use payback_domain::card::{
     ActionSpec, CardStatus, CardType, DEFAULT_SNOOZE_HOURS, PROPOSAL_TTL_MS, Proposer, Resolution,
 };
 use payback_domain::{Actor, HOUR_MS, Timestamp};
-use payback_store::cards::{self, CardRow, NewCard, TransitionFields};
+use payback_store::cards::{self, CardRow, NewCard, QueueView, TransitionFields};
 use payback_store::products::ProductRow;
 use payback_store::{AccountScope, Tx, policies, products as product_store};
 use serde::Serialize;
@@ -38,6 +38,8 @@ pub struct CardView {
     pub status: CardStatus,
     pub created_at: String,
     pub expires_at: Option<String>,
+    /// When a snoozed card returns to the queue; null unless `status` is `snoozed`.
+    pub snoozed_until: Option<String>,
 }
 
 impl CardView {
@@ -52,6 +54,10 @@ impl CardView {
             expires_at: card
                 .expires_at
                 .map(|at| Timestamp::from_millis(at).to_rfc3339()),
+            snoozed_until: card
+                .snoozed_until
+                .filter(|_| status == CardStatus::Snoozed)
+                .map(|at| Timestamp::from_millis(at).to_rfc3339()),
             id: card.id,
             product_slug: card.product_slug,
             headline: card.headline,
@@ -61,10 +67,14 @@ impl CardView {
     }
 }
 
-/// Cards waiting for a human (snoozed ones whose time has come included), newest first.
-pub async fn pending(state: &AppState, caller: &Caller) -> ApiResult<Vec<CardView>> {
+/// The cards of `view` the caller may see, newest first.
+pub async fn listed(
+    state: &AppState,
+    caller: &Caller,
+    view: QueueView,
+) -> ApiResult<Vec<CardView>> {
     let now = state.clock.now();
-    let rows = cards::pending(&state.store, &caller.visibility()?, now).await?;
+    let rows = cards::listed(&state.store, &caller.visibility()?, view, now).await?;
     Ok(rows
         .into_iter()
         .map(|card| CardView::new(card, now))

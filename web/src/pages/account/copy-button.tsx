@@ -1,0 +1,48 @@
+// A secret or link shown in a read-only box with a Copy button beside it. When the clipboard is
+// not available (plain-http hosts), the text is selected instead so Ctrl+C / long-press works.
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export function CopyableValue({ label, value, id }: { label: string; value: string; id: string }) {
+  const input = useRef<HTMLInputElement>(null);
+  const [outcome, setOutcome] = useState<'copied' | 'select' | null>(null);
+
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = window.setTimeout(() => setOutcome(null), 4000);
+    return () => window.clearTimeout(timer);
+  }, [outcome]);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setOutcome('copied');
+    } catch {
+      input.current?.select();
+      setOutcome('select');
+    }
+  };
+
+  return (
+    <div class="copyable-value">
+      <label for={id}>{label}</label>
+      <div role="group">
+        <input
+          id={id}
+          ref={input}
+          class="secret"
+          readOnly
+          value={value}
+          onFocus={(event) => (event.currentTarget as HTMLInputElement).select()}
+        />
+        <button type="button" onClick={() => void copy()} aria-label={`Copy ${label.toLowerCase()}`}>
+          Copy
+        </button>
+      </div>
+      <small role="status">
+        {outcome === 'copied' && 'Copied to the clipboard.'}
+        {outcome === 'select' && 'Selected: press Ctrl+C (or long-press) to copy.'}
+      </small>
+    </div>
+  );
+}
