@@ -1,8 +1,11 @@
 //! The closed vocabularies of accounts, memberships and products, with their wire spellings.
 
 /// Declares a closed string enum with one spelling used on the wire and in the database.
+/// The spellings are taken as `tt`, not `literal`: a `literal` fragment reaches derive macros
+/// wrapped in an invisible group, and utoipa then ignores the `serde(rename)` and documents
+/// the Rust variant names.
 macro_rules! wire_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:tt),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, utoipa::ToSchema)]
         pub enum $name {

@@ -94,7 +94,7 @@ async fn print_demo(state: &payback_server::AppState) -> anyhow::Result<()> {
         if access.created { "created" } else { "ready" }
     );
     println!(
-        "  Sign in:   {url}/auth/login  email {}  password {}",
+        "  Sign in:   {url}/#/login  email {}  password {}",
         access.email, access.password
     );
     println!(

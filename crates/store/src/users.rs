@@ -92,6 +92,16 @@ pub async fn set_name(tx: &mut Tx, id: &str, name: Option<&str>) -> StoreResult<
     Ok(())
 }
 
+/// Records a sign-in as activity, inside the transaction that opens the session.
+pub async fn seen_at_sign_in(tx: &mut Tx, id: &str, now: Timestamp) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2")
+        .bind(now.millis())
+        .bind(id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
 /// Records activity; callers throttle it so a busy session does not write on every request.
 pub async fn touch_last_seen(db: &Db, id: &str, now: Timestamp) -> StoreResult<()> {
     on_db!(db, pool => sqlx::query("UPDATE users SET last_seen_at = $1 WHERE id = $2")

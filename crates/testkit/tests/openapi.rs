@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use payback_testkit::{TestApp, backend_tests};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Every (method, path) the service implements at this version.
 const IMPLEMENTED: &[(&str, &str)] = &[
@@ -302,6 +302,33 @@ async fn product_and_history_schemas_match_the_spec(app: TestApp) {
     assert_eq!(params, set(&["product", "days", "limit"]));
 }
 
+/// Enumerations are documented with the spellings the API sends and takes, not Rust's.
+async fn enums_are_documented_in_their_wire_spelling(app: TestApp) {
+    let doc = document(&app).await;
+    let schemas = &doc["components"]["schemas"];
+    let expected = [
+        ("MemberRole", vec!["owner", "member"]),
+        ("MemberStatus", vec!["active", "invited", "disabled"]),
+        ("Network", vec!["meta", "google"]),
+        ("Proposer", vec!["keeper", "system"]),
+        (
+            "CardType",
+            vec![
+                "proposal",
+                "insight",
+                "alert",
+                "gate_result",
+                "policy_block",
+            ],
+        ),
+        ("ProductStage", vec!["validation", "live", "killed"]),
+        ("GateResult", vec!["pass", "fail", "pivot"]),
+    ];
+    for (name, values) in expected {
+        assert_eq!(schemas[name]["enum"], json!(values), "{name}");
+    }
+}
+
 async fn every_documented_operation_is_served(app: TestApp) {
     let doc = document(&app).await;
     let operations = operations(&doc);
@@ -369,6 +396,7 @@ backend_tests!(
     every_implemented_operation_is_documented,
     secured_operations_document_their_401,
     product_and_history_schemas_match_the_spec,
+    enums_are_documented_in_their_wire_spelling,
     every_documented_operation_is_served,
 );
 

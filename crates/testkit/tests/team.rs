@@ -179,6 +179,13 @@ async fn team_shows_last_seen_after_activity(app: TestApp) {
     )
     .await;
     let token = reply.expect(200)["token"].as_str().unwrap().to_owned();
+    // Accepting signs the invitee in, which counts as being seen.
+    let accepted_at = app.clock.now().to_rfc3339();
+    let members = team(&app, &owner.token).await;
+    assert_eq!(
+        member(&members, "seen@example.com")["last_seen_at"],
+        accepted_at.as_str()
+    );
     app.clock.advance(2 * MINUTE_MS);
     app.get("/auth/me", Some(&token)).await.expect(200);
     let seen_at = app.clock.now().to_rfc3339();

@@ -22,6 +22,8 @@ pub async fn open_session(
 ) -> ApiResult<String> {
     let token = new_token(SESSION_PREFIX);
     sessions::insert(tx, &token_hash(&token), user_id, account_id, now).await?;
+    // Signing in is being seen: the team page should not read "never" for someone signed in now.
+    users::seen_at_sign_in(tx, user_id, now).await?;
     Ok(token)
 }
 
