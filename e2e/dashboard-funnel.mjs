@@ -185,7 +185,7 @@ runBrowserTest('dashboard-funnel', async (browser) => {
   await page.getByRole('button', { name: 'Edit trial_signup' }).click();
   await page.getByRole('heading', { name: 'Edit Trial signup' }).waitFor();
   checkEqual(await page.getByLabel('Label').inputValue(), 'Trial signup', 'label prefilled');
-  checkEqual(await page.getByLabel('Fixed value (USD)').inputValue(), '5.00', 'fixed value prefilled');
+  checkEqual(await page.getByLabel('Fixed value (USD)').inputValue(), '5', 'fixed value prefilled');
 
   step('deleting asks first, then removes it');
   await row.getByRole('button', { name: 'Delete', exact: true }).click();

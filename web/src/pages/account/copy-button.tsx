@@ -2,10 +2,11 @@
 // not available (plain-http hosts), the text is selected instead so Ctrl+C / long-press works.
 
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { type CopyOutcome, copyOrSelect } from '../../ui/clipboard';
 
 export function CopyableValue({ label, value, id }: { label: string; value: string; id: string }) {
   const input = useRef<HTMLInputElement>(null);
-  const [outcome, setOutcome] = useState<'copied' | 'select' | null>(null);
+  const [outcome, setOutcome] = useState<CopyOutcome | null>(null);
 
   useEffect(() => {
     if (!outcome) return;
@@ -13,15 +14,7 @@ export function CopyableValue({ label, value, id }: { label: string; value: stri
     return () => window.clearTimeout(timer);
   }, [outcome]);
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setOutcome('copied');
-    } catch {
-      input.current?.select();
-      setOutcome('select');
-    }
-  };
+  const copy = async () => setOutcome(await copyOrSelect(value, () => input.current?.select()));
 
   return (
     <div class="copyable-value">
@@ -41,7 +34,7 @@ export function CopyableValue({ label, value, id }: { label: string; value: stri
       </div>
       <small role="status">
         {outcome === 'copied' && 'Copied to the clipboard.'}
-        {outcome === 'select' && 'Selected: press Ctrl+C (or long-press) to copy.'}
+        {outcome === 'selected' && 'Selected: press Ctrl+C (or long-press) to copy.'}
       </small>
     </div>
   );

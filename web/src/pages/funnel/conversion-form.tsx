@@ -7,7 +7,7 @@ import { api } from '../../api';
 import { Field } from '../../ui/field';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import { centsText, parseCents } from './money-input';
+import { centsToInput, parseCents } from '../../ui/money-input';
 import { SCORE_MODES, SOURCES, STAGES, TIERS, VALUE_MODES } from './types';
 import type { Conversion, ConversionInput } from './types';
 
@@ -147,7 +147,7 @@ export function ConversionForm({
               name="fixed_value"
               inputMode="decimal"
               required
-              defaultValue={centsText(editing?.fixed_value_cents)}
+              defaultValue={centsToInput(editing?.fixed_value_cents)}
               hint="What one conversion is worth."
             />
           </div>
@@ -161,7 +161,7 @@ export function ConversionForm({
             label={`Target cost per conversion (${currency})`}
             name="target_cpa"
             inputMode="decimal"
-            defaultValue={centsText(editing?.target_cpa_cents)}
+            defaultValue={centsToInput(editing?.target_cpa_cents)}
             hint="Optional."
           />
         </div>
@@ -218,10 +218,12 @@ function readInput(
 ): ConversionInput | Error {
   const data = new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '').trim();
-  const fixed = valueMode === 'fixed' ? parseCents(text('fixed_value'), `Fixed value (${currency})`) : null;
-  if (fixed instanceof Error) return fixed;
-  const target = parseCents(text('target_cpa'), 'Target cost per conversion');
-  if (target instanceof Error) return target;
+  const fixedValue = valueMode === 'fixed' ? parseCents(text('fixed_value')) : { cents: null };
+  if ('problem' in fixedValue) return new Error(`Fixed value (${currency}): ${fixedValue.problem}`);
+  const targetCpa = parseCents(text('target_cpa'));
+  if ('problem' in targetCpa) return new Error(`Target cost per conversion: ${targetCpa.problem}`);
+  const fixed = fixedValue.cents;
+  const target = targetCpa.cents;
   let gradeWeights: Record<string, unknown> | null = null;
   if (scoreMode === 'grade' && text('grade_weights')) {
     try {

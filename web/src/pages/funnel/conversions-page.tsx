@@ -10,7 +10,7 @@ import { ConversionForm } from './conversion-form';
 import { ConversionList } from './conversion-list';
 import { ConversionReportView } from './conversion-report';
 import type { Conversion, ConversionReport, ListedConversion } from './types';
-import { WindowPicker } from './window-picker';
+import { WindowPicker } from '../../ui/window-picker';
 
 export function ConversionsPage({ slug, days }: { slug: string; days: number }) {
   return (

@@ -4,27 +4,24 @@
 
 import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { copyOrSelect } from '../../ui/clipboard';
 
 export function CopyBlock({ id, title, text, hint }: { id: string; title: string; text: string; hint?: ComponentChildren }) {
   const block = useRef<HTMLPreElement>(null);
   const [status, setStatus] = useState<string | null>(null);
 
+  const selectBlock = () => {
+    const element = block.current;
+    const selection = window.getSelection();
+    if (!element || !selection) return;
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    selection.removeAllRanges();
+    selection.addRange(range);
+  };
   const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(text);
-      setStatus('Copied.');
-    } catch {
-      const element = block.current;
-      const selection = window.getSelection();
-      if (element && selection) {
-        const range = document.createRange();
-        range.selectNodeContents(element);
-        selection.removeAllRanges();
-        selection.addRange(range);
-      }
-      setStatus('Selected: press Ctrl+C (Cmd+C on a Mac) to copy.');
-    }
+    const outcome = await copyOrSelect(text, selectBlock);
+    setStatus(outcome === 'copied' ? 'Copied.' : 'Selected: press Ctrl+C (Cmd+C on a Mac) to copy.');
   };
 
   return (

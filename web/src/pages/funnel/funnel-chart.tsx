@@ -6,7 +6,7 @@ import { count } from '../../format';
 import { LineChart } from '../../ui/chart';
 import type { Series } from '../../ui/chart';
 import type { FunnelSeriesRow, FunnelStep } from './types';
-import { windowDays } from './window-picker';
+import { windowDays } from '../../ui/window-picker';
 
 const COLORS = ['#0a7d57', '#1565c0', '#8e24aa', '#ef6c00', '#c62828', '#00838f', '#6d4c41', '#5e35b1', '#2e7d32', '#ad1457'];
 

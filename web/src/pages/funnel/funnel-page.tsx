@@ -11,7 +11,7 @@ import { DefinitionEditor } from './definition-editor';
 import { FunnelChart } from './funnel-chart';
 import { FunnelTable, stagesOutside } from './funnel-table';
 import type { FunnelDefinition, FunnelRow, FunnelSeriesRow } from './types';
-import { WindowPicker } from './window-picker';
+import { WindowPicker } from '../../ui/window-picker';
 
 export function FunnelPage({ slug, days }: { slug: string; days: number }) {
   return (

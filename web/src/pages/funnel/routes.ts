@@ -6,7 +6,7 @@ import type { Route } from '../../routes';
 import { ConversionsPage } from './conversions-page';
 import { FunnelPage } from './funnel-page';
 import { TrackingPage } from './tracking-page';
-import { readDays } from './window-picker';
+import { readDays } from '../../ui/window-picker';
 
 export const funnelRoutes: Route[] = [
   {

@@ -13,7 +13,7 @@ import { useApi } from '../../ui/use-api';
 import { channelLabel } from '../../widgets/channels';
 import type { AdLevel, AdRow, AdsReport } from '../../widgets/report-types';
 import './reports.css';
-import { WindowPicker } from './window-picker';
+import { WindowPicker } from '../../ui/window-picker';
 
 const LEVELS: { level: AdLevel; label: string; noun: string }[] = [
   { level: 'campaign', label: 'Campaigns', noun: 'campaign' },

@@ -14,7 +14,7 @@ import { channelLabel, UNATTRIBUTED } from '../../widgets/channels';
 import type { AttributionReport, ChannelRow } from '../../widgets/report-types';
 import { CoveragePanel } from './coverage-panel';
 import './reports.css';
-import { WindowPicker } from './window-picker';
+import { WindowPicker } from '../../ui/window-picker';
 
 export function AttributionPage({ slug, days }: { slug: string; days: number }) {
   return (

@@ -8,22 +8,22 @@ import { AttributionPage } from './attribution-page';
 import { OverviewPage } from './overview-page';
 import { PortfolioPage } from './portfolio-page';
 import { SalesPage } from './sales-page';
-import { daysFrom } from './window-picker';
+import { readDays } from '../../ui/window-picker';
 
 export const portfolioRoutes: Route[] = [
   { pattern: '/', render: () => h(PortfolioPage, {}) },
   { pattern: '/p/:slug', render: ({ params }) => h(OverviewPage, { slug: params.slug }) },
   {
     pattern: '/p/:slug/attribution',
-    render: ({ params, query }) => h(AttributionPage, { slug: params.slug, days: daysFrom(query) }),
+    render: ({ params, query }) => h(AttributionPage, { slug: params.slug, days: readDays(query, 3650) }),
   },
   {
     pattern: '/p/:slug/sales',
-    render: ({ params, query }) => h(SalesPage, { slug: params.slug, days: daysFrom(query), query }),
+    render: ({ params, query }) => h(SalesPage, { slug: params.slug, days: readDays(query, 3650), query }),
   },
   {
     pattern: '/p/:slug/ads',
     render: ({ params, query }) =>
-      h(AdsPage, { slug: params.slug, days: daysFrom(query), level: levelFrom(query) }),
+      h(AdsPage, { slug: params.slug, days: readDays(query, 3650), level: levelFrom(query) }),
   },
 ];

@@ -12,7 +12,7 @@ import { useApi } from '../../ui/use-api';
 import { channelLabel, UNATTRIBUTED } from '../../widgets/channels';
 import type { AttributionReport, Sale, SalesList } from '../../widgets/report-types';
 import './reports.css';
-import { WindowPicker } from './window-picker';
+import { WindowPicker } from '../../ui/window-picker';
 
 const PAGE = 100;
 const MAX_LIMIT = 1000;

@@ -4,7 +4,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
 import { count, money, when } from '../../format';
-import { setQuery } from '../../router';
 import type { ProductRow } from '../../types';
 import { Field } from '../../ui/field';
 import { ProductFrame } from '../../ui/product-frame';
@@ -12,19 +11,19 @@ import { Await, Empty, ErrorNote } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { useAction, useApi } from '../../ui/use-api';
 import type { DistributionEntry, DistributionList } from './types';
-import { WindowSelect } from './window-select';
+import { readDays, WindowPicker } from '../../ui/window-picker';
 
 export function DistributionPage({ slug, query }: { slug: string; query: URLSearchParams }) {
-  const days = query.get('days') ?? '30';
+  const days = readDays(query, 3650);
   return (
-    <ProductFrame slug={slug} tab="/distribution" actions={<WindowSelect days={days} onChange={(value) => setQuery({ days: value })} />}>
+    <ProductFrame slug={slug} tab="/distribution" actions={<WindowPicker days={days} />}>
       {(product) => <DistributionBody product={product} days={days} />}
     </ProductFrame>
   );
 }
 
-function DistributionBody({ product, days }: { product: ProductRow; days: string }) {
-  const loaded = useApi<DistributionList>(`/products/${encodeURIComponent(product.slug)}/distribution?days=${encodeURIComponent(days)}`);
+function DistributionBody({ product, days }: { product: ProductRow; days: number }) {
+  const loaded = useApi<DistributionList>(`/products/${encodeURIComponent(product.slug)}/distribution?days=${days}`);
   return (
     <>
       <Await loaded={loaded} what="Loading the distribution log">

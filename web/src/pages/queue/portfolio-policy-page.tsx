@@ -11,7 +11,7 @@ import { Page } from '../../ui/page';
 import { Await, Empty, ErrorNote } from '../../ui/states';
 import { Table } from '../../ui/table';
 import { useAction, useApi } from '../../ui/use-api';
-import { centsToInput, parseCents } from './money-input';
+import { centsToInput, parseCents } from '../../ui/money-input';
 import type { PortfolioPolicy } from './types';
 import { networkName } from './words';
 
@@ -57,7 +57,7 @@ function CeilingForm({ policy, onSaved }: { policy: PortfolioPolicy; onSaved: ()
     event.preventDefault();
     setSaved(false);
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    const parsed = parseCents(String(data.get('ceiling') ?? ''));
+    const parsed = parseCents(String(data.get('ceiling') ?? ''), { positive: true });
     if ('problem' in parsed) {
       setProblem(parsed.problem);
       return;

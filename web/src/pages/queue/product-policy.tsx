@@ -6,7 +6,7 @@ import { api } from '../../api';
 import { moneyOr } from '../../format';
 import { Await, ErrorNote } from '../../ui/states';
 import { useAction, useApi } from '../../ui/use-api';
-import { centsToInput, parseCents } from './money-input';
+import { centsToInput, parseCents } from '../../ui/money-input';
 import type { Network, ProductPolicy } from './types';
 import { networkName, networkOptions } from './words';
 
@@ -81,7 +81,7 @@ function PolicyForm({ policy, onSaved }: { policy: ProductPolicy; onSaved: () =>
     const caps: Partial<Record<Network, number | null>> = {};
     const found: CapProblems = {};
     for (const { value: network } of networkOptions) {
-      const parsed = parseCents(String(data.get(`cap_${network}`) ?? ''));
+      const parsed = parseCents(String(data.get(`cap_${network}`) ?? ''), { positive: true });
       if ('problem' in parsed) found[network] = parsed.problem;
       else caps[network] = parsed.cents;
     }

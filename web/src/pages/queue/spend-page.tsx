@@ -3,7 +3,6 @@
 
 import { useAccount } from '../../account';
 import { isOwner } from '../../session';
-import { setQuery } from '../../router';
 import { ProductFrame } from '../../ui/product-frame';
 import { Await } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
@@ -11,20 +10,20 @@ import { CapsBlock } from './caps-block';
 import { ProductPolicySection } from './product-policy';
 import { SpendReportView } from './spend-report';
 import type { SpendReport } from './types';
-import { WindowSelect } from './window-select';
+import { readDays, WindowPicker } from '../../ui/window-picker';
 
 export function SpendPage({ slug, query }: { slug: string; query: URLSearchParams }) {
-  const days = query.get('days') ?? '30';
+  const days = readDays(query, 3650);
   return (
-    <ProductFrame slug={slug} tab="/spend" actions={<WindowSelect days={days} onChange={(value) => setQuery({ days: value })} />}>
+    <ProductFrame slug={slug} tab="/spend" actions={<WindowPicker days={days} />}>
       {() => <SpendBody slug={slug} days={days} />}
     </ProductFrame>
   );
 }
 
-function SpendBody({ slug, days }: { slug: string; days: string }) {
+function SpendBody({ slug, days }: { slug: string; days: number }) {
   const { account } = useAccount();
-  const report = useApi<SpendReport>(`/products/${encodeURIComponent(slug)}/spend?days=${encodeURIComponent(days)}`);
+  const report = useApi<SpendReport>(`/products/${encodeURIComponent(slug)}/spend?days=${days}`);
   return (
     <>
       <Await loaded={report} what="Loading spend">

@@ -1,25 +1,26 @@
-// The report window, kept in the URL (`?days=90`) so a reload or a shared link shows the same
-// numbers. The funnel and conversions reports both take 1-365 days.
+// The report window (`?days=`), kept in the address so a reload or a shared link shows the same
+// numbers. Every report page uses this one picker.
 
-import { setQuery } from '../../router';
+import { setQuery } from '../router';
 
 const CHOICES = [7, 14, 30, 90, 180, 365];
 export const DEFAULT_DAYS = 30;
 
-/** The `days` query parameter when it is a whole number in 1-365, else the default. */
-export function readDays(query: URLSearchParams): number {
+/** `days` from the query when it is a whole number in 1-`max` (what the endpoint takes), else 30. */
+export function readDays(query: URLSearchParams, max = 365): number {
   const days = Number(query.get('days'));
-  return Number.isInteger(days) && days >= 1 && days <= 365 ? days : DEFAULT_DAYS;
+  return Number.isInteger(days) && days >= 1 && days <= max ? days : DEFAULT_DAYS;
 }
 
 export function WindowPicker({ days }: { days: number }) {
-  // A window typed into the URL (say 45 days) stays selectable rather than snapping away.
+  // A window typed into the address (say 45 days) stays selectable rather than snapping away.
   const choices = CHOICES.includes(days) ? CHOICES : [...CHOICES, days].sort((a, b) => a - b);
   return (
     <label class="window-picker">
       Window
       <select
         aria-label="Window"
+        name="days"
         value={String(days)}
         onChange={(event) => {
           const value = (event.currentTarget as HTMLSelectElement).value;
@@ -36,11 +37,8 @@ export function WindowPicker({ days }: { days: number }) {
 
 /** The UTC days of a window ending today, oldest first, as `YYYY-MM-DD`. */
 export function windowDays(days: number, now = Date.now()): string[] {
-  const today = Date.UTC(
-    new Date(now).getUTCFullYear(),
-    new Date(now).getUTCMonth(),
-    new Date(now).getUTCDate(),
-  );
+  const date = new Date(now);
+  const today = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
   const out: string[] = [];
   for (let back = days - 1; back >= 0; back -= 1) {
     out.push(new Date(today - back * 86_400_000).toISOString().slice(0, 10));
