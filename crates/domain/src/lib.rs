@@ -7,6 +7,7 @@ pub mod actor;
 pub mod card;
 pub mod channel;
 pub mod clock;
+pub mod connection;
 pub mod event;
 pub mod metrics;
 pub mod money;

@@ -27,6 +27,7 @@ use crate::jobs;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
 use crate::routes;
+use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
 use crate::state::AppState;
 
@@ -40,12 +41,24 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         .await
         .map_err(|err| ApiError::Config(err.to_string()))?;
     let mailer = Mailer::from_config(&config.mail, &config.mail_from)?;
+    let credentials = config
+        .secret_key
+        .as_ref()
+        .map(|key| CredentialBox::from_key(&key.0).map(Arc::new))
+        .transpose()?;
+    let http = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(60))
+        .user_agent(concat!("payback/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|err| ApiError::Config(format!("HTTP client: {err}")))?;
     Ok(AppState {
         store,
         config: Arc::new(config),
         clock,
         mailer,
         executors: SpendExecutors::default(),
+        credentials,
+        http,
     })
 }
 
@@ -79,6 +92,7 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::spend::router())
         .merge(routes::policy::router())
         .merge(routes::distribution::router())
+        .merge(routes::connections::router())
 }
 
 /// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and

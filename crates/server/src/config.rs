@@ -28,6 +28,21 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// Seconds between passes of the background job loop; 0 runs no jobs in this instance.
     pub jobs_every_secs: u64,
+    /// Base64 of 32 bytes sealing stored credentials; unset, connecting a source answers 503.
+    pub secret_key: Option<Redacted>,
+    /// Where the payments connector sends its requests (the Stripe API); tests point it at a fake.
+    pub stripe_api_base: String,
+}
+
+/// A configuration value that must never reach a log line: `Debug` prints `[redacted]`.
+#[derive(Clone, Deserialize)]
+#[serde(transparent)]
+pub struct Redacted(pub String);
+
+impl std::fmt::Debug for Redacted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
 }
 
 impl Default for Config {
@@ -44,6 +59,8 @@ impl Default for Config {
             rate_limit_per_minute: 20,
             max_body_bytes: 16 * 1024 * 1024,
             jobs_every_secs: 30,
+            secret_key: None,
+            stripe_api_base: "https://api.stripe.com".to_owned(),
         }
     }
 }

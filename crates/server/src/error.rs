@@ -107,7 +107,8 @@ impl IntoResponse for ApiError {
             }
             _ => None,
         };
-        let message = if status.is_server_error() {
+        // A 503 says what is not configured; other server errors keep their details in the log.
+        let message = if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
             tracing::error!(error = %self, "request failed");
             "internal error; the details are in the server log".to_owned()
         } else {

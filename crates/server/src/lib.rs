@@ -16,6 +16,7 @@ pub mod mail;
 pub mod openapi;
 pub mod operator;
 pub mod routes;
+pub mod secrets;
 pub mod services;
 pub mod state;
 pub mod views;

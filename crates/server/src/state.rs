@@ -7,6 +7,7 @@ use payback_store::Db;
 
 use crate::config::Config;
 use crate::mail::Mailer;
+use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
 
 #[derive(Clone, Debug)]
@@ -17,4 +18,8 @@ pub struct AppState {
     pub mailer: Mailer,
     /// Who applies approved spend changes, per network; empty until connectors register.
     pub executors: SpendExecutors,
+    /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
+    pub credentials: Option<Arc<CredentialBox>>,
+    /// The one HTTP client connectors share (connection pooling, one TLS setup).
+    pub http: reqwest::Client,
 }

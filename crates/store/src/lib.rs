@@ -10,6 +10,7 @@ mod macros;
 pub mod accounts;
 pub mod api_keys;
 pub mod cards;
+pub mod connections;
 pub mod db;
 pub mod distribution;
 pub mod error;

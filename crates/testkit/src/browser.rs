@@ -25,6 +25,8 @@ pub fn artifacts_dir(script: &str, app: &TestApp) -> PathBuf {
 pub async fn run_browser_script(app: &TestApp, script: &str) {
     app.clock.set(SystemClock.now());
     let artifacts = artifacts_dir(script, app);
+    // Screenshots of an earlier run (a failure's, say) must not pass for this run's.
+    let _ = std::fs::remove_dir_all(&artifacts);
     let mut command = Command::new("node");
     command
         .arg(format!("e2e/{script}.mjs"))

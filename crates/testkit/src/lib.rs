@@ -10,7 +10,7 @@ mod reply;
 mod smtp;
 pub mod synthetic;
 
-pub use app::{Backend, Session, TEST_PASSWORD, TestApp};
+pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
 pub use reply::Reply;

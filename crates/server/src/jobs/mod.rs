@@ -32,15 +32,18 @@ pub enum Job {
     RaiseAlerts,
     /// Products whose gate date has come get a `gate_result` card.
     GateReviews,
+    /// Connections whose next run is due are synced (`services::sync`).
+    SyncConnections,
 }
 
 impl Job {
-    pub const ALL: [Job; 5] = [
+    pub const ALL: [Job; 6] = [
         Job::ExpireCards,
         Job::WakeSnoozed,
         Job::WatchRollbacks,
         Job::RaiseAlerts,
         Job::GateReviews,
+        Job::SyncConnections,
     ];
 
     pub fn name(self) -> &'static str {
@@ -50,13 +53,14 @@ impl Job {
             Job::WatchRollbacks => "watch_rollbacks",
             Job::RaiseAlerts => "raise_alerts",
             Job::GateReviews => "gate_reviews",
+            Job::SyncConnections => "sync_connections",
         }
     }
 
     /// How often the job runs when it succeeds.
     pub fn every_ms(self) -> i64 {
         match self {
-            Job::ExpireCards | Job::WakeSnoozed => MINUTE_MS,
+            Job::ExpireCards | Job::WakeSnoozed | Job::SyncConnections => MINUTE_MS,
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
             Job::GateReviews => HOUR_MS,
         }
@@ -69,6 +73,7 @@ impl Job {
             Job::WatchRollbacks => rollbacks::watch(state, now).await,
             Job::RaiseAlerts => alerts::raise(state, now).await,
             Job::GateReviews => gates::review(state, now).await,
+            Job::SyncConnections => crate::services::sync::run_due(state, now).await,
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod attribution;
 pub mod auth;
+pub mod connections;
 pub mod conversions;
 pub mod dashboard;
 pub mod distribution;
@@ -33,4 +34,5 @@ pub mod tags {
     pub const FUNNEL: &str = "funnel and conversions";
     pub const EXPORTS: &str = "exports";
     pub const QUEUE: &str = "approval queue, policy and spend";
+    pub const CONNECTIONS: &str = "connections";
 }

@@ -2,6 +2,7 @@
 //! nothing.
 
 use payback_domain::channel::classify;
+use payback_domain::connection::ConnectionKind;
 use payback_domain::event::IncomingEvent;
 use payback_domain::event::MAX_FUTURE_MS;
 use payback_domain::{Stage, Timestamp};
@@ -19,12 +20,15 @@ pub enum Source {
     Server,
     /// `POST /t/events` with a publishable write key; namespace `web:<slug>`.
     Browser,
+    /// A connection's sync run; namespace `<kind>:<slug>`, so a source's ids never collide
+    /// with the API's or the browser's.
+    Connector(ConnectionKind),
 }
 
 impl Source {
     pub fn max_batch(self) -> usize {
         match self {
-            Source::Server => 1000,
+            Source::Server | Source::Connector(_) => 1000,
             Source::Browser => 25,
         }
     }
@@ -33,6 +37,7 @@ impl Source {
         match self {
             Source::Server => format!("api:{slug}"),
             Source::Browser => format!("web:{slug}"),
+            Source::Connector(kind) => format!("{kind}:{slug}"),
         }
     }
 }

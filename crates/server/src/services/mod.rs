@@ -3,6 +3,7 @@
 
 pub mod attribution;
 pub mod audit;
+pub mod connections;
 pub mod conversions;
 pub mod distribution;
 pub mod execution;
@@ -20,6 +21,7 @@ pub mod series;
 pub mod sessions;
 pub mod signup;
 pub mod spend;
+pub mod sync;
 pub mod team;
 pub mod tracking;
 pub mod workspaces;

@@ -1,0 +1,138 @@
+//! Connections: the inventory, connecting the payments processor, and test, sync now and
+//! disconnect for any kind.
+
+use axum::extract::{Path, State};
+use payback_domain::connection;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::extract::{Caller, Json, ValidJson};
+use crate::routes::rules::not_blank;
+use crate::routes::tags;
+use crate::services::connections::{
+    self, ConnectionView, Disconnected, PaymentsInput, SyncStarted, TestOutcome,
+};
+use crate::state::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(connect_payments))
+        .routes(routes!(test))
+        .routes(routes!(sync))
+        .routes(routes!(disconnect))
+}
+
+/// Every connection of the caller's account (operators: every account's), oldest first, with
+/// status, redacted config, last sync, last error, sync progress and backfill depth. Secrets
+/// never appear.
+#[utoipa::path(get, path = "/connections", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    responses((status = 200, body = Vec<ConnectionView>), (status = 401, body = ErrorBody)))]
+async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> ApiResult<Json<Vec<ConnectionView>>> {
+    Ok(Json(connections::list(&state, &caller).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentsRequest {
+    /// A restricted (`rk_live_`, `rk_test_`) or secret (`sk_live_`, `sk_test_`) key. Stored
+    /// encrypted, never returned.
+    #[garde(length(chars, min = 1, max = 500), custom(not_blank))]
+    api_key: String,
+    /// `converted` or `payment` (default): the stage successful charges are recorded as.
+    #[garde(inner(length(chars, max = 20)))]
+    default_stage: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Connected {
+    ok: bool,
+    connection_id: String,
+}
+
+/// Connects the payment processor (Stripe) with a key; re-connecting replaces the key. The first
+/// sync (30 days) is due at once. Audited as `connection.connect`.
+#[utoipa::path(post, path = "/products/{slug}/connections/payments", tag = tags::CONNECTIONS,
+    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
+    request_body = PaymentsRequest,
+    responses((status = 200, body = Connected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 503, body = ErrorBody, description = "PAYBACK_SECRET_KEY is not configured")))]
+async fn connect_payments(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+    ValidJson(body): ValidJson<PaymentsRequest>,
+) -> ApiResult<Json<Connected>> {
+    let input = PaymentsInput {
+        secret_key: body.api_key,
+        default_stage: body.default_stage,
+    };
+    let connection_id = connections::connect_payments(&state, &caller, &slug, input).await?;
+    Ok(Json(Connected {
+        ok: true,
+        connection_id,
+    }))
+}
+
+/// One live read with the stored credential: `{ok: true, detail}`, or `ok: false` with the
+/// vendor's reason. 404 when the product has no connection of that kind.
+#[utoipa::path(post, path = "/products/{slug}/connections/{kind}/test", tag = tags::CONNECTIONS,
+    security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug"), ("kind" = String, Path, description = "connection kind, e.g. `payments` or `sql-a`")),
+    responses((status = 200, body = TestOutcome), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "the connection has no credentials yet"),
+        (status = 503, body = ErrorBody, description = "PAYBACK_SECRET_KEY is not configured")))]
+async fn test(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((slug, kind)): Path<(String, String)>,
+) -> ApiResult<Json<TestOutcome>> {
+    Ok(Json(
+        connections::test(&state, &caller, &slug, &kind).await?,
+    ))
+}
+
+/// Starts a sync now and answers at once (`started: false` when one is already running; `days`
+/// is the next ladder rung, or the recent days once the history is read). Clears any backoff.
+/// Poll `GET /connections`.
+#[utoipa::path(post, path = "/products/{slug}/connections/{kind}/sync", tag = tags::CONNECTIONS,
+    security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug"), ("kind" = String, Path, description = "connection kind")),
+    responses((status = 200, body = SyncStarted), (status = 400, body = ErrorBody, description = "this kind cannot be synced on demand"),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "the connection is disabled")))]
+async fn sync(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((slug, kind)): Path<(String, String)>,
+) -> ApiResult<Json<SyncStarted>> {
+    if !connection::syncs_on_demand(&kind) {
+        return Err(ApiError::bad_request(format!(
+            "kind: {kind} cannot be synced on demand"
+        )));
+    }
+    Ok(Json(
+        connections::sync_now(&state, &caller, &slug, &kind).await?,
+    ))
+}
+
+/// Removes the connection and deletes its credential unless another connection shares it.
+/// Ingested events and revenue stay. Audited as `connection.disconnect`.
+#[utoipa::path(post, path = "/products/{slug}/connections/{kind}/disconnect", tag = tags::CONNECTIONS,
+    security(("bearer" = [])),
+    params(("slug" = String, Path, description = "product slug"), ("kind" = String, Path, description = "connection kind")),
+    responses((status = 200, body = Disconnected), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn disconnect(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((slug, kind)): Path<(String, String)>,
+) -> ApiResult<Json<Disconnected>> {
+    Ok(Json(
+        connections::disconnect(&state, &caller, &slug, &kind).await?,
+    ))
+}

@@ -1,0 +1,256 @@
+//! Connections to sources: connecting (the credential sealed in the same transaction as the
+//! connection and its history event), the inventory with redacted config, test, sync now and
+//! disconnect. The runs themselves are `services::sync`.
+
+use payback_connectors::payments::{self, PaymentStage};
+use payback_domain::Timestamp;
+use payback_domain::connection::{self, ConnectionKind, ConnectionStatus};
+use payback_store::connections::{self as store, ConnectionRow, NewConnection};
+use payback_store::products::ProductRow;
+use serde::Serialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Caller;
+use crate::services::{audit, products, sync};
+use crate::state::AppState;
+
+/// A connection as `GET /connections` shows it; secrets never appear.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConnectionView {
+    pub id: String,
+    pub kind: String,
+    pub status: ConnectionStatus,
+    /// What the connection was set up with, without secrets.
+    #[schema(value_type = Option<Object>)]
+    pub config: Option<Value>,
+    pub last_sync_at: Option<String>,
+    pub last_error: Option<String>,
+    /// How deep the source has read: 0 (never), 30, 365, then 3650 (everything).
+    pub backfill_days: i64,
+    /// A run is in progress; a stamp older than 15 minutes reads false.
+    pub syncing: bool,
+    pub sync_phase: Option<String>,
+    pub product_slug: String,
+    /// When the next run is due (after a failure: when the backoff ends).
+    pub next_sync_at: Option<String>,
+}
+
+impl ConnectionView {
+    pub fn new(row: ConnectionRow, now: Timestamp) -> Self {
+        let syncing = connection::is_running(row.syncing_since.map(Timestamp::from_millis), now);
+        let stamp = |at: Option<i64>| at.map(|ms| Timestamp::from_millis(ms).to_rfc3339());
+        Self {
+            status: ConnectionStatus::parse(&row.status).unwrap_or(ConnectionStatus::Error),
+            config: serde_json::from_str(&row.config).ok(),
+            last_sync_at: stamp(row.last_sync_at),
+            next_sync_at: stamp(row.next_sync_at),
+            sync_phase: row.sync_phase.filter(|_| syncing),
+            syncing,
+            id: row.id,
+            kind: row.kind,
+            last_error: row.last_error,
+            backfill_days: row.backfill_days,
+            product_slug: row.product_slug,
+        }
+    }
+}
+
+pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ConnectionView>> {
+    let now = state.clock.now();
+    let rows = store::list(&state.store, &caller.visibility()?).await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| ConnectionView::new(row, now))
+        .collect())
+}
+
+/// What connecting the payments processor takes.
+#[derive(Debug)]
+pub struct PaymentsInput {
+    pub secret_key: String,
+    pub default_stage: Option<String>,
+}
+
+/// Connects (or re-keys) the product's payments processor. The key's shape is checked, then it
+/// is sealed and stored with the connection and the history event in one transaction; the
+/// first run is due at once. 503 without `PAYBACK_SECRET_KEY`.
+pub async fn connect_payments(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    input: PaymentsInput,
+) -> ApiResult<String> {
+    let vault = state.credentials.as_ref().ok_or_else(|| {
+        ApiError::ServiceUnavailable(
+            "credential encryption is not configured (set PAYBACK_SECRET_KEY)".to_owned(),
+        )
+    })?;
+    let scope = caller.scope()?;
+    let product = products::find(state, scope, slug).await?;
+    let stage = match input.default_stage.as_deref() {
+        None => PaymentStage::default(),
+        Some(text) => PaymentStage::parse(text).ok_or_else(|| {
+            ApiError::bad_request("default_stage: must be `converted` or `payment`")
+        })?,
+    };
+    let key = input.secret_key.trim();
+    let described = payments::describe_key(key)
+        .map_err(|err| ApiError::bad_request(format!("api_key: {err}")))?;
+    let secret = json!({ "secret_key": key }).to_string();
+    let sealed = vault.seal(scope.account_id(), secret.as_bytes())?;
+    let config = json!({ "default_stage": stage.as_str(), "key": described }).to_string();
+    let now = state.clock.now();
+    let actor = caller.actor();
+    let mut tx = state.store.begin().await?;
+    let credential_id = store::insert_credential(&mut tx, scope, &sealed, now).await?;
+    let new = NewConnection {
+        product_id: &product.id,
+        kind: ConnectionKind::Payments.as_str(),
+        status: ConnectionStatus::Active.as_str(),
+        config: &config,
+        credential_id: Some(&credential_id),
+    };
+    let (id, previous) = store::upsert(&mut tx, scope, new, now).await?;
+    if let Some(previous) = previous {
+        store::delete_credential_if_unused(&mut tx, &previous).await?;
+    }
+    let payload = json!({ "connection_id": id, "kind": "payments", "key": described, "default_stage": stage.as_str() });
+    audit::record_product(
+        &mut tx,
+        &actor,
+        &product,
+        "connection.connect",
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// The product's connection of the kind named in the path (`payments`, `sql-a`, ...).
+async fn find(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kind_word: &str,
+) -> ApiResult<(ProductRow, ConnectionKind, ConnectionRow)> {
+    let product = products::find(state, caller.scope()?, slug).await?;
+    let not_found = || ApiError::NotFound(format!("no {kind_word} connection for this product"));
+    let kind = ConnectionKind::from_path(kind_word).ok_or_else(not_found)?;
+    let row = store::find(&state.store, &product.id, kind.as_str())
+        .await?
+        .ok_or_else(not_found)?;
+    Ok((product, kind, row))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TestOutcome {
+    pub ok: bool,
+    pub detail: String,
+}
+
+/// One live read with the stored credential. A refusal is an answer (`ok: false` with the
+/// vendor's reason), not an error of this call.
+pub async fn test(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kind: &str,
+) -> ApiResult<TestOutcome> {
+    let (_, _, row) = find(state, caller, slug, kind).await?;
+    Ok(match sync::probe(state, &row).await? {
+        Ok(detail) => TestOutcome { ok: true, detail },
+        Err(reason) => TestOutcome {
+            ok: false,
+            detail: reason,
+        },
+    })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SyncStarted {
+    pub ok: bool,
+    /// False when a run is already going.
+    pub started: bool,
+    /// The days this run reads: the next ladder rung, or the recent days once complete.
+    pub days: i64,
+    pub detail: String,
+}
+
+/// Starts a run now (clearing any backoff) and returns at once; poll `GET /connections`.
+pub async fn sync_now(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kind: &str,
+) -> ApiResult<SyncStarted> {
+    let (_, kind, row) = find(state, caller, slug, kind).await?;
+    if row.status == ConnectionStatus::Disabled.as_str() {
+        return Err(ApiError::Conflict("this connection is disabled".to_owned()));
+    }
+    let now = state.clock.now();
+    let days = connection::next_window_days(kind, row.backfill_days);
+    store::make_due(&state.store, &row.id, now).await?;
+    if !store::claim(&state.store, &row.id, now).await? {
+        return Ok(SyncStarted {
+            ok: true,
+            started: false,
+            days,
+            detail: "a sync is already running".to_owned(),
+        });
+    }
+    let background = state.clone();
+    tokio::spawn(async move { sync::run_claimed(&background, row).await });
+    Ok(SyncStarted {
+        ok: true,
+        started: true,
+        days,
+        detail: format!("reading the last {days} days"),
+    })
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Disconnected {
+    pub ok: bool,
+    /// False when another connection still uses the credential.
+    pub credential_deleted: bool,
+    /// Key-based sources have nothing to revoke upstream.
+    pub revoked_upstream: bool,
+}
+
+/// Removes the connection and its credential (unless shared); ingested data stays.
+pub async fn disconnect(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kind: &str,
+) -> ApiResult<Disconnected> {
+    let (product, kind, row) = find(state, caller, slug, kind).await?;
+    let now = state.clock.now();
+    let actor = caller.actor();
+    let mut tx = state.store.begin().await?;
+    let credential = store::delete(&mut tx, &row.id).await?;
+    let credential_deleted = match credential {
+        Some(id) => store::delete_credential_if_unused(&mut tx, &id).await?,
+        None => false,
+    };
+    let payload = json!({ "connection_id": row.id, "kind": kind.as_str(), "credential_deleted": credential_deleted });
+    audit::record_product(
+        &mut tx,
+        &actor,
+        &product,
+        "connection.disconnect",
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Disconnected {
+        ok: true,
+        credential_deleted,
+        revoked_upstream: false,
+    })
+}

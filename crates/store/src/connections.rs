@@ -1,0 +1,262 @@
+//! Connections to sources, their sealed credentials, and the lease and bookkeeping of their sync
+//! runs. Sealing and opening credentials is the server's job; this module stores bytes.
+
+use payback_domain::Timestamp;
+use payback_domain::connection::STALE_RUN_MS;
+
+use crate::error::StoreResult;
+use crate::{AccountScope, Db, Tx, Visibility, new_id};
+
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ConnectionRow {
+    pub id: String,
+    pub account_id: String,
+    pub product_id: String,
+    pub product_slug: String,
+    pub kind: String,
+    pub status: String,
+    pub config: String,
+    pub credential_id: Option<String>,
+    pub backfill_days: i64,
+    pub last_sync_at: Option<i64>,
+    pub last_error: Option<String>,
+    pub consecutive_failures: i64,
+    pub next_sync_at: Option<i64>,
+    pub syncing_since: Option<i64>,
+    pub sync_phase: Option<String>,
+    pub created_at: i64,
+}
+
+const SELECT: &str = "SELECT c.id, c.account_id, c.product_id, p.slug AS product_slug, c.kind, \
+    c.status, c.config, c.credential_id, c.backfill_days, c.last_sync_at, c.last_error, \
+    c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_phase, c.created_at \
+    FROM connections c JOIN products p ON p.id = c.product_id";
+
+/// A sealed credential: what `open` needs besides the key.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct SealedCredential {
+    pub nonce: Vec<u8>,
+    pub ciphertext: Vec<u8>,
+}
+
+pub async fn insert_credential(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    sealed: &SealedCredential,
+    now: Timestamp,
+) -> StoreResult<String> {
+    let id = new_id();
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO credentials (id, account_id, nonce, ciphertext, created_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(&id)
+        .bind(scope.account_id())
+        .bind(&sealed.nonce)
+        .bind(&sealed.ciphertext)
+        .bind(now.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(id)
+}
+
+pub async fn credential(db: &Db, id: &str) -> StoreResult<Option<SealedCredential>> {
+    Ok(
+        on_db!(db, pool => sqlx::query_as("SELECT nonce, ciphertext FROM credentials WHERE id = $1")
+        .bind(id)
+        .fetch_optional(pool)
+        .await)?,
+    )
+}
+
+/// Deletes the credential unless another connection still uses it; answers whether it went.
+pub async fn delete_credential_if_unused(tx: &mut Tx, id: &str) -> StoreResult<bool> {
+    let deleted = on_tx!(tx, conn => sqlx::query(
+        "DELETE FROM credentials WHERE id = $1 \
+         AND NOT EXISTS (SELECT 1 FROM connections WHERE credential_id = $1)")
+        .bind(id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(deleted > 0)
+}
+
+/// What a connect call stores.
+pub struct NewConnection<'a> {
+    pub product_id: &'a str,
+    pub kind: &'a str,
+    pub status: &'a str,
+    pub config: &'a str,
+    pub credential_id: Option<&'a str>,
+}
+
+/// Creates the product's connection of this kind, or replaces its configuration and credential
+/// (keeping how deep it has read). Either way it is due at once, with no failures counted.
+/// Answers the connection id and the credential it used before, if any.
+pub async fn upsert(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    new: NewConnection<'_>,
+    now: Timestamp,
+) -> StoreResult<(String, Option<String>)> {
+    let existing: Option<(String, Option<String>)> = on_tx!(tx, conn => sqlx::query_as(
+        "SELECT id, credential_id FROM connections WHERE product_id = $1 AND kind = $2")
+        .bind(new.product_id)
+        .bind(new.kind)
+        .fetch_optional(conn)
+        .await)?;
+    if let Some((id, previous)) = existing {
+        on_tx!(tx, conn => sqlx::query(
+            "UPDATE connections SET status = $1, config = $2, credential_id = $3, last_error = NULL, \
+             consecutive_failures = 0, next_sync_at = $4 WHERE id = $5")
+            .bind(new.status)
+            .bind(new.config)
+            .bind(new.credential_id)
+            .bind(now.millis())
+            .bind(&id)
+            .execute(conn)
+            .await.map(|done| done.rows_affected()))?;
+        return Ok((id, previous));
+    }
+    let id = new_id();
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO connections (id, account_id, product_id, kind, status, config, credential_id, next_sync_at, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)")
+        .bind(&id)
+        .bind(scope.account_id())
+        .bind(new.product_id)
+        .bind(new.kind)
+        .bind(new.status)
+        .bind(new.config)
+        .bind(new.credential_id)
+        .bind(now.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok((id, None))
+}
+
+/// Every connection the caller may see, oldest first.
+pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ConnectionRow>> {
+    let sql =
+        format!("{SELECT} WHERE ($1 IS NULL OR c.account_id = $1) ORDER BY c.created_at, c.id");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(visibility.account_filter())
+        .fetch_all(pool)
+        .await)?,
+    )
+}
+
+/// The product's connection of `kind`.
+pub async fn find(db: &Db, product_id: &str, kind: &str) -> StoreResult<Option<ConnectionRow>> {
+    let sql = format!("{SELECT} WHERE c.product_id = $1 AND c.kind = $2");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id)
+        .bind(kind)
+        .fetch_optional(pool)
+        .await)?,
+    )
+}
+
+/// Connections due for a run at `now`, across accounts, most overdue first.
+pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<ConnectionRow>> {
+    let sql = format!(
+        "{SELECT} WHERE c.status IN ('active', 'error') AND (c.next_sync_at IS NULL OR c.next_sync_at <= $1) \
+         AND (c.syncing_since IS NULL OR c.syncing_since <= $2) ORDER BY c.next_sync_at, c.id LIMIT $3"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(now.millis())
+        .bind(now.millis() - STALE_RUN_MS)
+        .bind(limit)
+        .fetch_all(pool)
+        .await)?,
+    )
+}
+
+/// Takes the run lease: true for exactly one caller while no live run holds it. A conditional
+/// update, so instances sharing one PostgreSQL never sync the same connection at once.
+pub async fn claim(db: &Db, id: &str, now: Timestamp) -> StoreResult<bool> {
+    let taken = on_db!(db, pool => sqlx::query(
+        "UPDATE connections SET syncing_since = $1, sync_phase = 'starting' \
+         WHERE id = $2 AND status IN ('active', 'error') \
+         AND (syncing_since IS NULL OR syncing_since <= $3)")
+        .bind(now.millis())
+        .bind(id)
+        .bind(now.millis() - STALE_RUN_MS)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(taken == 1)
+}
+
+/// Records what a running sync is doing, for `sync_phase`.
+pub async fn set_phase(db: &Db, id: &str, phase: &str) -> StoreResult<()> {
+    on_db!(db, pool => sqlx::query("UPDATE connections SET sync_phase = $1 WHERE id = $2 AND syncing_since IS NOT NULL")
+        .bind(phase)
+        .bind(id)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// How a run ended.
+pub enum RunOutcome<'a> {
+    Succeeded { backfill_days: i64 },
+    Failed { error: &'a str },
+}
+
+/// Releases the lease and books the run: a success deepens the backfill and clears failures, a
+/// failure counts one more and records the error. `next_sync_at` is when the next run is due.
+pub async fn finish(
+    db: &Db,
+    id: &str,
+    outcome: RunOutcome<'_>,
+    now: Timestamp,
+    next_sync_at: Timestamp,
+) -> StoreResult<()> {
+    match outcome {
+        RunOutcome::Succeeded { backfill_days } => {
+            on_db!(db, pool => sqlx::query(
+                "UPDATE connections SET status = 'active', backfill_days = $1, last_sync_at = $2, last_error = NULL, \
+                 consecutive_failures = 0, next_sync_at = $3, syncing_since = NULL, sync_phase = NULL \
+                 WHERE id = $4 AND status <> 'disabled'")
+                .bind(backfill_days)
+                .bind(now.millis())
+                .bind(next_sync_at.millis())
+                .bind(id)
+                .execute(pool)
+                .await.map(|done| done.rows_affected()))?;
+        }
+        RunOutcome::Failed { error } => {
+            on_db!(db, pool => sqlx::query(
+                "UPDATE connections SET status = 'error', last_error = $1, consecutive_failures = consecutive_failures + 1, \
+                 next_sync_at = $2, syncing_since = NULL, sync_phase = NULL \
+                 WHERE id = $3 AND status <> 'disabled'")
+                .bind(error)
+                .bind(next_sync_at.millis())
+                .bind(id)
+                .execute(pool)
+                .await.map(|done| done.rows_affected()))?;
+        }
+    }
+    Ok(())
+}
+
+/// "Sync now": due at once, and the backoff of earlier failures forgotten.
+pub async fn make_due(db: &Db, id: &str, now: Timestamp) -> StoreResult<()> {
+    on_db!(db, pool => sqlx::query(
+        "UPDATE connections SET next_sync_at = $1, consecutive_failures = 0 WHERE id = $2")
+        .bind(now.millis())
+        .bind(id)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// Removes the connection; answers the credential it used. Ingested data is untouched.
+pub async fn delete(tx: &mut Tx, id: &str) -> StoreResult<Option<String>> {
+    let credential: Option<(Option<String>,)> = on_tx!(tx, conn => sqlx::query_as(
+        "DELETE FROM connections WHERE id = $1 RETURNING credential_id")
+        .bind(id)
+        .fetch_optional(conn)
+        .await)?;
+    Ok(credential.and_then(|(id,)| id))
+}
