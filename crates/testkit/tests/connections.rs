@@ -5,6 +5,8 @@
 //! fake's data, re-reads store nothing twice, failures back off and "sync now" clears the
 //! backoff, the lease lets one runner at a time, and every error the spec lists.
 
+// The connector's own tests and these share one fake; these use only part of its controls.
+#[allow(dead_code)]
 #[path = "../../connectors/tests/stripe_fake/mod.rs"]
 mod stripe_fake;
 
