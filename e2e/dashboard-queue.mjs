@@ -195,7 +195,10 @@ await runBrowserTest('dashboard-queue', async (browser) => {
   const portfolio = await apiOk('GET', '/policy', { token });
   checkEqual([portfolio.portfolio_ceiling_cents, portfolio.currency], [50000, 'EUR'], 'portfolio ceiling');
   checkEqual(portfolio.committed_daily_cents, 12000, 'committed daily budgets');
-  checkEqual(await page.locator('[data-value="committed"]').innerText(), await euros(12000), 'committed budgets shown');
+  // The page reloads the policy after saving; wait for the figure in the new currency.
+  const committed = await euros(12000);
+  await page.locator('[data-value="committed"]').filter({ hasText: committed }).waitFor({ timeout: 5_000 }).catch(() => {});
+  checkEqual(await page.locator('[data-value="committed"]').innerText(), committed, 'committed budgets shown');
 
   step('the queue on a phone');
   await page.setViewportSize({ width: 375, height: 800 });

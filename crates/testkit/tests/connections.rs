@@ -443,6 +443,103 @@ async fn keys_and_other_accounts(backend: Backend) {
     assert_eq!(all.expect(200).as_array().unwrap().len(), 1);
 }
 
+/// `GET /health` against numbers computed here: 9000 cents bought through paid search plus the
+/// fake's 7000 cents nobody can place make the unattributed share 7000 / 16000 (over 25%: fail);
+/// sources go from never to fresh to stale; the queue counts what waits and what expires soon.
+async fn health_reads_sources_attribution_and_the_queue(backend: Backend) {
+    let fake = StripeFake::start(KEY, seed()).await;
+    let app = spawn(backend, &fake).await;
+    let (owner, _) = founder(&app).await;
+    let key = app.api_key(&owner).await;
+    let events = json!({ "events": [
+        { "dedupe_id": "v-9", "stage": "visit", "user_id": "u-9",
+          "attribution": { "utm_source": "google", "utm_medium": "cpc" } },
+        { "dedupe_id": "c-9", "stage": "converted", "user_id": "u-9", "value": 9_000 },
+    ]});
+    app.post("/products/shop/events", Some(&key), events)
+        .await
+        .expect(200);
+    connect(&app, &owner.token, KEY).await;
+
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(health["now"], app.clock.now().to_rfc3339());
+    assert_eq!(health["jobs"], json!([]));
+    let source = |health: &Value, name: &str| {
+        health["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["source"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(source(&health, "tracking")["status"], "fresh");
+    assert_eq!(source(&health, "payments")["status"], "never");
+    assert_eq!(health["attribution"][0]["revenue_cents"], 9_000);
+    assert_eq!(health["attribution"][0]["status"], "healthy");
+
+    run_now(&app).await;
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(source(&health, "payments")["status"], "fresh");
+    let attribution = &health["attribution"][0];
+    let (revenue, unattributed) = (9_000 + 7_000, 7_000);
+    assert_eq!(attribution["product_slug"], "shop");
+    assert_eq!(attribution["window_days"], 30);
+    assert_eq!(attribution["revenue_cents"], revenue);
+    assert_eq!(attribution["unattributed_cents"], unattributed);
+    assert_eq!(attribution["unattributed_share"], json!(7_000.0 / 16_000.0));
+    assert_eq!(attribution["status"], "fail");
+    assert_eq!(health["products"][0]["slug"], "shop");
+    assert_eq!(health["products"][0]["status"], "fail");
+    assert_eq!(health["queue"]["pending"], 0);
+
+    // An agent's proposal waits; near its 72 hours it counts as expiring.
+    let proposal = json!({ "network": "google", "to_cents": 2_000, "rationale": "Search pays back; raise it." });
+    app.post("/products/shop/proposals", Some(&key), proposal)
+        .await
+        .expect(202);
+    let queued_at = app.clock.now().to_rfc3339();
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(
+        health["queue"],
+        json!({ "pending": 1, "oldest_pending_at": queued_at, "expiring_within_24h": 0 })
+    );
+    app.clock.advance(49 * HOUR_MS);
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(health["queue"]["expiring_within_24h"], 1);
+    // 49 hours without a run or an event: both sources are stale.
+    assert_eq!(source(&health, "payments")["status"], "stale");
+    assert_eq!(source(&health, "tracking")["status"], "stale");
+
+    // Another account sees only its own (nothing); no bearer is a 401.
+    let stranger = app.signup_verified("stranger@example.com").await;
+    let theirs = app
+        .get("/health", Some(&stranger.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(theirs["products"], json!([]));
+    assert_eq!(theirs["sources"], json!([]));
+    assert_eq!(theirs["queue"]["pending"], 0);
+    app.get("/health", None).await.expect_error(401, "");
+}
+
 macro_rules! with_fake {
     ($($name:ident),* $(,)?) => {
         $(
@@ -465,5 +562,6 @@ with_fake!(
     failures_back_off_and_sync_now_clears_the_backoff,
     one_runner_at_a_time,
     keys_and_other_accounts,
+    health_reads_sources_attribution_and_the_queue,
 );
 backend_tests!(connection_errors);

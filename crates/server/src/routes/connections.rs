@@ -1,5 +1,5 @@
-//! Connections: the inventory, connecting the payments processor, and test, sync now and
-//! disconnect for any kind.
+//! Connections: the inventory, connecting the payments processor, test, sync now and
+//! disconnect for any kind, and the pipeline's health.
 
 use axum::extract::{Path, State};
 use payback_domain::connection;
@@ -15,6 +15,7 @@ use crate::routes::tags;
 use crate::services::connections::{
     self, ConnectionView, Disconnected, PaymentsInput, SyncStarted, TestOutcome,
 };
+use crate::services::health::{self, PipelineHealth};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -24,6 +25,17 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(test))
         .routes(routes!(sync))
         .routes(routes!(disconnect))
+        .routes(routes!(health))
+}
+
+/// Pipeline health: background jobs with consecutive failures, every source's freshness
+/// (tracking and each connection), the queue's backlog, per product the share of the last 30
+/// days' revenue that cannot be attributed (healthy under 10%, warn 10-25%, fail over 25%), and
+/// each product's worst status. Operators see every account's.
+#[utoipa::path(get, path = "/health", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    responses((status = 200, body = PipelineHealth), (status = 401, body = ErrorBody)))]
+async fn health(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<PipelineHealth>> {
+    Ok(Json(health::report(&state, &caller).await?))
 }
 
 /// Every connection of the caller's account (operators: every account's), oldest first, with

@@ -9,6 +9,7 @@ pub mod distribution;
 pub mod execution;
 pub mod exports;
 pub mod funnel;
+pub mod health;
 pub mod ingest;
 pub mod keys;
 pub mod payback;

@@ -1,0 +1,78 @@
+// `#/p/:slug/connections`: the sources feeding one product. Today that is Stripe (the `payments`
+// kind): connect it with a key, see how its syncs are going, test, sync now, replace the key or
+// disconnect. The other source types the service will read are listed as coming later.
+
+import { useCallback } from 'preact/hooks';
+import { href } from '../../router';
+import type { ProductRow } from '../../types';
+import { ProductFrame } from '../../ui/product-frame';
+import { Await, Empty } from '../../ui/states';
+import { ConnectionCard } from './connection-card';
+import { PaymentsForm } from './payments-form';
+import { useConnections } from './use-connections';
+import type { Connection } from './types';
+import { COMING_LATER } from './words';
+import './connections.css';
+
+export function ProductConnectionsPage({ slug }: { slug: string }) {
+  return (
+    <ProductFrame slug={slug} tab="/connections" actions={<a href={href('/connections')}>All connections</a>}>
+      {(product) => <ProductConnections product={product} />}
+    </ProductFrame>
+  );
+}
+
+function ProductConnections({ product }: { product: ProductRow }) {
+  const ofProduct = useCallback((c: Connection) => c.product_slug === product.slug, [product.slug]);
+  const connections = useConnections(ofProduct);
+
+  return (
+    <>
+      <p>
+        Connections read your sources into this product's reports, hourly and on demand. For Stripe, syncing turns
+        successful charges into revenue (in {product.currency}) and refunds and disputes into negative rows, each
+        matched to a customer by <code>metadata.user_id</code> or by email.
+      </p>
+      <Await loaded={connections} what="Loading the connections">
+        {(rows) => {
+          const payments = rows.find((c) => c.kind === 'payments');
+          return (
+            <>
+              {rows.length === 0 && (
+                <Empty title="No connections yet">
+                  Connect Stripe below with a secret or restricted key: the first sync reads the last 30 days.
+                </Empty>
+              )}
+              {rows.map((connection) => (
+                <ConnectionCard
+                  key={connection.id}
+                  connection={connection}
+                  onChanged={connections.reload}
+                  onSyncStarted={connections.watch}
+                />
+              ))}
+              {!payments && (
+                <article aria-labelledby="connect-payments-title">
+                  <h2 id="connect-payments-title">Connect payments (Stripe)</h2>
+                  <PaymentsForm slug={product.slug} replacing={false} onConnected={connections.reload} />
+                </article>
+              )}
+            </>
+          );
+        }}
+      </Await>
+      <section aria-labelledby="coming-later-title" class="coming-later">
+        <h2 id="coming-later-title">Coming later</h2>
+        <p class="muted">
+          Sources the service will read once their connectors exist; until then send their data through the{' '}
+          <a href={href(`/p/${product.slug}/tracking`)}>events API</a>.
+        </p>
+        <ul>
+          {COMING_LATER.map((source) => (
+            <li>{source}</li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

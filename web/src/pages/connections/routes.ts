@@ -1,0 +1,15 @@
+// The connections area: one product's sources, and every connection of the workspace.
+// (A .ts file, so screens are made with `h`.)
+
+import { h } from 'preact';
+import type { Route } from '../../routes';
+import { AllConnectionsPage } from './all-connections-page';
+import { ProductConnectionsPage } from './product-connections-page';
+
+export const connectionsRoutes: Route[] = [
+  { pattern: '/connections', render: () => h(AllConnectionsPage, {}) },
+  {
+    pattern: '/p/:slug/connections',
+    render: ({ params }) => h(ProductConnectionsPage, { key: params.slug, slug: params.slug }),
+  },
+];
