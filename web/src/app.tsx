@@ -76,6 +76,7 @@ const mainNav: { path: string; label: string }[] = [
   { path: '/', label: 'Portfolio' },
   { path: '/queue', label: 'Queue' },
   { path: '/history', label: 'History' },
+  { path: '/connections', label: 'Connections' },
   { path: '/settings/team', label: 'Team' },
   { path: '/settings/keys', label: 'API keys' },
   { path: '/settings/policy', label: 'Policy' },

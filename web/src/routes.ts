@@ -3,6 +3,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { accountRoutes } from './pages/account/routes';
+import { connectionsRoutes } from './pages/connections/routes';
 import { portfolioRoutes } from './pages/portfolio/routes';
 import { funnelRoutes } from './pages/funnel/routes';
 import { queueRoutes } from './pages/queue/routes';
@@ -20,4 +21,4 @@ export interface Route {
   public?: boolean;
 }
 
-export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes];
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes];

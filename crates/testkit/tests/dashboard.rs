@@ -2,8 +2,17 @@
 //! The web dashboard: how the server hands out the app, and the browser tests that drive it in
 //! headless Chromium (`e2e/dashboard-*.mjs`), each against a fresh service per backend.
 
+// The connector's own tests and these share one Stripe fake; this file uses only part of it.
+#[allow(dead_code)]
+#[path = "../../connectors/tests/stripe_fake/mod.rs"]
+mod stripe_fake;
+
+use base64::Engine as _;
+use payback_domain::{Clock, DAY_MS, SystemClock};
+use payback_server::config::Redacted;
 use payback_testkit::browser::{repo_root, run_browser_script};
-use payback_testkit::{TestApp, backend_tests};
+use payback_testkit::{Backend, TestApp, backend_tests};
+use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
 
 /// The built app's hashed script, as named in `web/dist/assets`.
 fn built_script() -> String {
@@ -101,6 +110,54 @@ async fn queue_pages(app: TestApp) {
 /// attribution match the API, approve an agent's proposal, find it in history.
 async fn sign_up_to_approval(app: TestApp) {
     run_browser_script(&app, "dashboard-journey").await;
+}
+
+/// The key `e2e/dashboard-connections.mjs` connects with, and what the fake holds for it: two
+/// charges of 4900 and 2900 cents in the last 30 days and a 900-cent refund of the first, so a
+/// sync brings 6900 cents of revenue.
+const E2E_STRIPE_KEY: &str = "sk_test_e2eKey123";
+
+fn e2e_stripe_seed() -> Seed {
+    let days_ago = |days: i64| (SystemClock.now().millis() - days * DAY_MS) / 1000;
+    let mut first = FakeCharge::succeeded("ch_e2e_1", 4_900, "usd", days_ago(3));
+    first.billing_email = Some("first@example.com".into());
+    let mut second = FakeCharge::succeeded("ch_e2e_2", 2_900, "usd", days_ago(5));
+    second.billing_email = Some("second@example.com".into());
+    Seed {
+        charges: vec![first, second],
+        refunds: vec![FakeRefund {
+            id: "re_e2e_1".into(),
+            amount: 900,
+            charge: "ch_e2e_1".into(),
+            currency: "usd".into(),
+            created: days_ago(1),
+            status: "succeeded".into(),
+        }],
+        ..Seed::default()
+    }
+}
+
+/// The connections page against a Stripe fake: connect, test, sync now, disconnect.
+async fn connections_page(backend: Backend) {
+    let fake = StripeFake::start(E2E_STRIPE_KEY, e2e_stripe_seed()).await;
+    let base = fake.base_url.clone();
+    let app = TestApp::spawn_with(backend, move |config| {
+        let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
+        config.secret_key = Some(Redacted(key));
+        config.stripe_api_base = base;
+    })
+    .await;
+    run_browser_script(&app, "dashboard-connections").await;
+}
+
+#[tokio::test]
+async fn connections_page_sqlite() {
+    connections_page(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn connections_page_postgres() {
+    connections_page(Backend::Postgres).await;
 }
 
 backend_tests!(

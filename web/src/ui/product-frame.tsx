@@ -18,6 +18,7 @@ export const productTabs: { path: string; label: string }[] = [
   { path: '/spend', label: 'Spend' },
   { path: '/distribution', label: 'Distribution' },
   { path: '/tracking', label: 'Tracking' },
+  { path: '/connections', label: 'Connections' },
   { path: '/history', label: 'History' },
 ];
 

@@ -31,7 +31,7 @@ const columnsFor = (names: Map<string, string>): Column<Connection>[] => [
   { title: 'Last sync', cell: (c) => when(c.last_sync_at, 'never') },
   { title: 'History', cell: (c) => backfillWords(c.backfill_days).replace('history read: ', '') },
   { title: 'Now', cell: (c) => syncingWords(c) },
-  { title: 'Last error', cell: (c) => (c.last_error ? <span class="error-note">{c.last_error}</span> : '—') },
+  { title: 'Last error', cell: (c) => (c.last_error ? <span class="error-note connection-error">{c.last_error}</span> : '—') },
 ];
 
 export function AllConnectionsPage() {
@@ -51,7 +51,9 @@ export function AllConnectionsPage() {
               Open a product from the <a href={href('/')}>portfolio</a> and choose its Connections tab to connect Stripe.
             </Empty>
           ) : (
-            <Table columns={columnsFor(names)} rows={rows} rowKey={(c) => c.id} caption="Connections by product" />
+            <div class="connections-table">
+              <Table columns={columnsFor(names)} rows={rows} rowKey={(c) => c.id} />
+            </div>
           )
         }
       </Await>

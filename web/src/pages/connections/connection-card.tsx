@@ -7,7 +7,7 @@ import { api } from '../../api';
 import { when } from '../../format';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import { ConfirmAction } from '../funnel/confirm-action';
+import { ConfirmAction } from '../../ui/confirm-action';
 import { PaymentsForm } from './payments-form';
 import type { Connection, Disconnected, PaymentStage, SyncStarted, TestOutcome } from './types';
 import { backfillWords, configLines, kindName, kindPath, STATUS_WORDS, syncingWords } from './words';

@@ -43,7 +43,9 @@ export function stageWords(stage: string): string {
 export function configLines(config: Connection['config']): string[] {
   if (!config) return [];
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(config)) {
+  // What the key is reads first, then the settings.
+  const entries = Object.entries(config).sort(([a], [b]) => Number(b === 'key') - Number(a === 'key'));
+  for (const [name, value] of entries) {
     if (value === null || value === undefined || value === '') continue;
     if (name === 'key' && typeof value === 'string') lines.push(value);
     else if (name === 'default_stage' && typeof value === 'string') lines.push(`charges ${stageWords(value)}`);

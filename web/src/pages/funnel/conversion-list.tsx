@@ -6,7 +6,7 @@ import { api } from '../../api';
 import { count, money } from '../../format';
 import { Table } from '../../ui/table';
 import { useAction } from '../../ui/use-api';
-import { ConfirmAction } from './confirm-action';
+import { ConfirmAction } from '../../ui/confirm-action';
 import type { Conversion, ListedConversion } from './types';
 
 export function ConversionList({

@@ -7,7 +7,7 @@ import { api } from '../../api';
 import { count } from '../../format';
 import { useAction } from '../../ui/use-api';
 import { ErrorNote } from '../../ui/states';
-import { ConfirmAction } from './confirm-action';
+import { ConfirmAction } from '../../ui/confirm-action';
 import { BUILT_IN_LADDER, sameSteps, stageLabel } from './stage-names';
 import { STAGES } from './types';
 import type { AvailableStage, FunnelDefinition, FunnelStage, FunnelStep } from './types';

@@ -10,7 +10,7 @@ import type { ProductRow } from '../../types';
 import { ProductFrame } from '../../ui/product-frame';
 import { Await } from '../../ui/states';
 import { useAction, useApi } from '../../ui/use-api';
-import { ConfirmAction } from './confirm-action';
+import { ConfirmAction } from '../../ui/confirm-action';
 import { CopyBlock } from './copy-block';
 import type { RotatedKey, TrackingKeyInfo } from './types';
 

@@ -3,7 +3,7 @@
 
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ErrorNote } from '../../ui/states';
+import { ErrorNote } from './states';
 
 export function ConfirmAction({
   label,
