@@ -37,8 +37,9 @@ async fn svc_js_is_served_cacheable_with_an_etag() {
     );
     assert_eq!(reply.header("cache-control"), Some("public, max-age=3600"));
     assert_eq!(reply.text, SNIPPET, "served as written");
+    // Weak: one validator covers the gzipped and the plain representation.
     let etag = reply.header("etag").unwrap().to_owned();
-    assert!(etag.starts_with('"') && etag.ends_with('"'), "{etag}");
+    assert!(etag.starts_with("W/\"") && etag.ends_with('"'), "{etag}");
 
     let conditional = |tag: String| {
         app.client
@@ -50,12 +51,38 @@ async fn svc_js_is_served_cacheable_with_an_etag() {
     assert_eq!(unchanged.status(), 304);
     assert_eq!(unchanged.headers()["etag"], etag.as_str());
     assert!(unchanged.bytes().await.unwrap().is_empty());
-    // A weak validator of the same content matches too (If-None-Match compares weakly).
-    let weak = conditional(format!("W/{etag}")).await.unwrap();
-    assert_eq!(weak.status(), 304);
+    // The strong form of the same tag matches too (If-None-Match compares weakly).
+    let strong = conditional(etag.trim_start_matches("W/").to_owned())
+        .await
+        .unwrap();
+    assert_eq!(strong.status(), 304);
     let stale = conditional("\"stale\"".to_owned()).await.unwrap();
     assert_eq!(stale.status(), 200);
     assert_eq!(stale.text().await.unwrap(), SNIPPET);
+
+    // Clients that accept gzip get it gzipped, with the same validator.
+    let gzipped = app
+        .client
+        .get(app.url("/svc.js"))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(gzipped.headers()["content-encoding"], "gzip");
+    assert_eq!(gzipped.headers()["etag"], etag.as_str());
+    let compressed = gzipped.bytes().await.unwrap();
+    assert!(
+        compressed.len() <= 2048,
+        "{} bytes on the wire",
+        compressed.len()
+    );
+    let mut plain = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(&compressed[..]),
+        &mut plain,
+    )
+    .unwrap();
+    assert_eq!(plain, SNIPPET);
 
     // Public, and documented as such.
     let doc = app.get("/openapi.json", None).await;

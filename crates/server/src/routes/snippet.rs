@@ -9,6 +9,7 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
+use tower_http::compression::CompressionLayer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -26,8 +27,15 @@ static ETAG_VALUE: LazyLock<String> = LazyLock::new(|| {
     format!("\"{hex}\"")
 });
 
+/// The header value: weak, because the same content goes out gzipped or not (one validator for
+/// both encodings is only allowed to a weak ETag).
+static WEAK_ETAG: LazyLock<String> = LazyLock::new(|| format!("W/{}", ETAG_VALUE.as_str()));
+
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(snippet))
+    // Every customer page loads this file: send it gzipped to clients that accept it.
+    OpenApiRouter::new()
+        .routes(routes!(snippet))
+        .layer(CompressionLayer::new())
 }
 
 /// The tracking snippet. Load it with
@@ -43,7 +51,7 @@ async fn snippet(headers: HeaderMap) -> Response {
     let etag = ETAG_VALUE.as_str();
     let common = [
         (CACHE_CONTROL, "public, max-age=3600"),
-        (ETAG, etag),
+        (ETAG, WEAK_ETAG.as_str()),
         // Lets a page load it with `crossorigin` and subresource integrity.
         (ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
         (X_CONTENT_TYPE_OPTIONS, "nosniff"),
