@@ -5,15 +5,7 @@
 //
 //   PAYBACK_URL=... PAYBACK_MAIL_DIR=... PAYBACK_ARTIFACTS=... node e2e/dashboard-journey.mjs
 
-import { apiOk, baseUrl, check, checkEqual, runBrowserTest, sessionToken, signUpAndLogIn, step } from './lib/harness.mjs';
-
-/** Money as the app formats it (format.ts), computed in the page so both use one locale. */
-function money(page, cents, currency) {
-  return page.evaluate(
-    ([value, code]) => new Intl.NumberFormat(undefined, { style: 'currency', currency: code }).format(value / 100),
-    [cents, currency],
-  );
-}
+import { apiOk, baseUrl, check, checkEqual, money, runBrowserTest, sessionToken, signUpAndLogIn, step } from './lib/harness.mjs';
 
 async function cellText(page, selector) {
   const cell = page.locator(selector).first();

@@ -9,6 +9,7 @@ import {
   baseUrl,
   check,
   checkEqual,
+  money,
   runBrowserTest,
   sessionToken,
   signUpAndLogIn,
@@ -67,11 +68,7 @@ await runBrowserTest('dashboard-queue', async (browser) => {
   check(googleCard && metaCard, 'GET /queue does not list both proposals');
 
   // Money as the browser formats it (its locale, the product's currency), to compare with the page.
-  const euros = (cents) =>
-    page.evaluate(
-      (value) => new Intl.NumberFormat(undefined, { style: 'currency', currency: 'EUR' }).format(value / 100),
-      cents,
-    );
+  const euros = (cents) => money(page, cents, 'EUR');
   const cardOf = (card) => page.getByRole('article', { name: card.headline });
 
   step('both cards show in the queue with their headline and money');

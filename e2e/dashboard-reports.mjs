@@ -5,21 +5,12 @@
 //
 //   PAYBACK_URL=... PAYBACK_MAIL_DIR=... PAYBACK_ARTIFACTS=... node e2e/dashboard-reports.mjs
 
-import { apiOk, baseUrl, check, checkEqual, runBrowserTest, sessionToken, signUpAndLogIn, step } from './lib/harness.mjs';
+import { apiOk, baseUrl, check, checkEqual, money, runBrowserTest, sessionToken, signUpAndLogIn, step } from './lib/harness.mjs';
 
 /** Formats in the page, with the app's rules (format.ts), so both sides use one locale. */
 async function formatter(page) {
   return {
-    money: (cents, currency) =>
-      page.evaluate(
-        ([value, code]) => {
-          const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: code });
-          const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-          const units = value / 100;
-          return format.format(digits === 0 ? Math.round(units) : units);
-        },
-        [cents, currency],
-      ),
+    money: (cents, currency) => money(page, cents, currency),
     count: (value) => page.evaluate((n) => new Intl.NumberFormat().format(n), value),
   };
 }

@@ -149,6 +149,22 @@ export async function apiOk(method, path, options = {}, expected = 200) {
   return reply.body;
 }
 
+/**
+ * Integer cents as the app shows them (web/src/format.ts), formatted inside the page so both
+ * sides use the browser's locale.
+ */
+export function money(page, cents, currency) {
+  return page.evaluate(
+    ([value, code]) => {
+      const format = new Intl.NumberFormat(undefined, { style: 'currency', currency: code });
+      const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+      const units = value / 100;
+      return format.format(digits === 0 ? Math.round(units) : units);
+    },
+    [cents, currency],
+  );
+}
+
 /** The session token the app stored after signing in. */
 export async function sessionToken(page) {
   return page.evaluate(() => localStorage.getItem('payback.session'));

@@ -674,14 +674,13 @@ async fn a_foreign_currency_is_skipped_and_reported() {
         .push(FakeCharge::succeeded("ch_usd0", 1999, "usd", T0 + 10));
     seed.charges
         .push(FakeCharge::succeeded("ch_usd1", 4900, "usd", T0 + 11));
-    seed.refunds.push(FakeRefund {
-        id: "re_eur".into(),
-        amount: 2500,
-        charge: "ch_eur0".into(),
-        currency: "eur".into(),
-        created: T0 + 20,
-        status: "succeeded".into(),
-    });
+    seed.refunds.push(FakeRefund::succeeded(
+        "re_eur",
+        2500,
+        "ch_eur0",
+        "eur",
+        T0 + 20,
+    ));
     let fake = StripeFake::start(KEY, seed.clone()).await;
     let output = payments::sync(
         &http(),
@@ -717,14 +716,13 @@ async fn zero_decimal_yen_is_scaled_to_hundredths() {
         .push(FakeCharge::succeeded("ch_yen", 500, "jpy", T0));
     seed.charges
         .push(FakeCharge::succeeded("ch_yen2", 12_800, "jpy", T0 + 1));
-    seed.refunds.push(FakeRefund {
-        id: "re_yen".into(),
-        amount: 200,
-        charge: "ch_yen".into(),
-        currency: "jpy".into(),
-        created: T0 + 2,
-        status: "succeeded".into(),
-    });
+    seed.refunds.push(FakeRefund::succeeded(
+        "re_yen",
+        200,
+        "ch_yen",
+        "jpy",
+        T0 + 2,
+    ));
     let fake = StripeFake::start(KEY, seed.clone()).await;
     let output = payments::sync(
         &http(),

@@ -39,14 +39,13 @@ fn seed() -> Seed {
     let old = FakeCharge::succeeded("ch_3", 2_000, "usd", days_ago(40));
     Seed {
         charges: vec![first, second, old],
-        refunds: vec![FakeRefund {
-            id: "re_1".into(),
-            amount: 1_000,
-            charge: "ch_1".into(),
-            currency: "usd".into(),
-            created: days_ago(1),
-            status: "succeeded".into(),
-        }],
+        refunds: vec![FakeRefund::succeeded(
+            "re_1",
+            1_000,
+            "ch_1",
+            "usd",
+            days_ago(1),
+        )],
         ..Seed::default()
     }
 }

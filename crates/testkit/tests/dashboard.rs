@@ -125,14 +125,13 @@ fn e2e_stripe_seed() -> Seed {
     second.billing_email = Some("second@example.com".into());
     Seed {
         charges: vec![first, second],
-        refunds: vec![FakeRefund {
-            id: "re_e2e_1".into(),
-            amount: 900,
-            charge: "ch_e2e_1".into(),
-            currency: "usd".into(),
-            created: days_ago(1),
-            status: "succeeded".into(),
-        }],
+        refunds: vec![FakeRefund::succeeded(
+            "re_e2e_1",
+            900,
+            "ch_e2e_1",
+            "usd",
+            days_ago(1),
+        )],
         ..Seed::default()
     }
 }

@@ -66,6 +66,20 @@ pub struct FakeRefund {
     pub status: String,
 }
 
+impl FakeRefund {
+    /// A refund that went through.
+    pub fn succeeded(id: &str, amount: i64, charge: &str, currency: &str, created: i64) -> Self {
+        Self {
+            id: id.to_owned(),
+            amount,
+            charge: charge.to_owned(),
+            currency: currency.to_owned(),
+            created,
+            status: "succeeded".to_owned(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct FakeDispute {
     pub id: String,

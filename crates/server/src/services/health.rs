@@ -1,7 +1,7 @@
 //! `GET /health`: is the pipeline healthy? Failing jobs, how fresh each source is, the queue's
 //! backlog, and per product the share of revenue nobody can attribute.
 
-use payback_domain::connection::{self, ConnectionKind};
+use payback_domain::connection::{self, ConnectionKind, ConnectionStatus};
 use payback_domain::span::Span;
 use payback_domain::{HOUR_MS, MINUTE_MS, Timestamp};
 use payback_store::reports::{activity, attribution};
@@ -199,7 +199,7 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
 /// A connection is fresh while its last success is within two of its cadences (plus the run
 /// time a lease allows); failing once its last run failed.
 fn connection_freshness(row: &connections::ConnectionRow, now: Timestamp) -> &'static str {
-    if row.status == "disabled" {
+    if row.status == ConnectionStatus::Disabled.as_str() {
         return "disabled";
     }
     if row.consecutive_failures > 0 {
