@@ -2,6 +2,7 @@
 //! tests run against HTTP fakes on loopback) and answers records the sync engine writes through
 //! the same ingestion path as the events API.
 
+pub mod database;
 pub mod error;
 pub mod payments;
 mod window;

@@ -18,6 +18,9 @@ crate::roles::wire_enum! {
     /// with its connector.
     ConnectionKind {
         Payments => "payments",
+        SqlA => "sql_a",
+        SqlB => "sql_b",
+        Docdb => "docdb",
     }
 }
 
@@ -34,16 +37,31 @@ impl ConnectionKind {
 
     /// How long after a successful run the next one is due.
     pub fn cadence_ms(self) -> i64 {
+        // Every kind so far is hourly: payments for timely revenue, databases per the spec.
         match self {
-            ConnectionKind::Payments => HOUR_MS,
+            ConnectionKind::Payments
+            | ConnectionKind::SqlA
+            | ConnectionKind::SqlB
+            | ConnectionKind::Docdb => HOUR_MS,
         }
     }
 
     /// Days re-read by every run once the history is complete.
     pub fn recent_days(self) -> i64 {
         match self {
-            ConnectionKind::Payments => RECENT_DAYS,
+            ConnectionKind::Payments
+            | ConnectionKind::SqlA
+            | ConnectionKind::SqlB
+            | ConnectionKind::Docdb => RECENT_DAYS,
         }
+    }
+
+    /// Whether the kind reads a customer's database through event maps.
+    pub fn is_database(self) -> bool {
+        matches!(
+            self,
+            ConnectionKind::SqlA | ConnectionKind::SqlB | ConnectionKind::Docdb
+        )
     }
 }
 

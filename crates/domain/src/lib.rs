@@ -9,6 +9,7 @@ pub mod channel;
 pub mod clock;
 pub mod connection;
 pub mod event;
+pub mod event_map;
 pub mod metrics;
 pub mod money;
 pub mod policy;
