@@ -195,10 +195,9 @@ impl<'a> MapReader<'a> {
         let text = |column: &Option<String>| column.as_deref().and_then(|c| row.cell(c).text());
         let mut value = None;
         if let Some(revenue) = &map.revenue {
-            if let Some(code) = revenue.currency.as_deref().and_then(|c| row.cell(c).text()) {
-                if !code.eq_ignore_ascii_case(&self.product_currency) {
-                    return Ok(None);
-                }
+            let code = revenue.currency.as_deref().and_then(|c| row.cell(c).text());
+            if code.is_some_and(|code| !code.eq_ignore_ascii_case(&self.product_currency)) {
+                return Ok(None);
             }
             value = match row.cell(&revenue.column) {
                 Cell::Null => None,
