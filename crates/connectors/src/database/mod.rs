@@ -8,6 +8,7 @@
 //! [`ReadLimits::max_rows_per_map`] rows per map and run.
 
 pub mod record;
+pub mod schema;
 
 use std::future::Future;
 use std::time::Duration;
