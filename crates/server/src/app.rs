@@ -93,6 +93,7 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::policy::router())
         .merge(routes::distribution::router())
         .merge(routes::connections::router())
+        .merge(routes::databases::router())
 }
 
 /// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and

@@ -32,6 +32,44 @@ pub struct Config {
     pub secret_key: Option<Redacted>,
     /// Where the payments connector sends its requests (the Stripe API); tests point it at a fake.
     pub stripe_api_base: String,
+    /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
+    /// appended).
+    pub model_gateway_url: String,
+    /// The gateway's bearer key; unset, the AI features answer 503.
+    pub model_gateway_key: Option<Redacted>,
+    /// The model asked.
+    pub model: String,
+    /// The API host's environment as it was at start: operators may point a `sql_a` connection
+    /// at variables of it by name. Captured once so nothing reads the process environment later.
+    #[serde(skip)]
+    pub host_env: HostEnv,
+}
+
+/// A snapshot of environment variables. `Debug` shows only how many there are: values may be
+/// secrets.
+#[derive(Clone, Default)]
+pub struct HostEnv(std::collections::HashMap<String, String>);
+
+impl HostEnv {
+    /// The process environment now.
+    pub fn capture() -> Self {
+        Self(std::env::vars().collect())
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(String::as_str)
+    }
+
+    /// Sets a variable in this snapshot (tests, and embedding callers).
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        self.0.insert(name.into(), value.into());
+    }
+}
+
+impl std::fmt::Debug for HostEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HostEnv({} variables)", self.0.len())
+    }
 }
 
 /// A configuration value that must never reach a log line: `Debug` prints `[redacted]`.
@@ -61,6 +99,10 @@ impl Default for Config {
             jobs_every_secs: 30,
             secret_key: None,
             stripe_api_base: "https://api.stripe.com".to_owned(),
+            model_gateway_url: "https://api.openai.com/v1".to_owned(),
+            model_gateway_key: None,
+            model: "gpt-4o-mini".to_owned(),
+            host_env: HostEnv::default(),
         }
     }
 }
@@ -72,6 +114,10 @@ impl Config {
             .merge(Toml::file("payback.toml"))
             .merge(Env::prefixed("PAYBACK_"))
             .extract()
+            .map(|config: Config| Config {
+                host_env: HostEnv::capture(),
+                ..config
+            })
             .map_err(|err| ApiError::Config(err.to_string()))
     }
 

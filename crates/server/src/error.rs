@@ -30,6 +30,9 @@ pub enum ApiError {
     TooManyRequests(String),
     #[error("{0}")]
     ServiceUnavailable(String),
+    /// A vendor or a customer's database needed to answer the request did not (502).
+    #[error("{0}")]
+    BadGateway(String),
     /// The policy engine refused a spend change as it was raised: 422 with `policy_code`.
     #[error("{0}")]
     PolicyRefused(PolicyRefusal),
@@ -70,6 +73,7 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::PolicyRefused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PolicyWall(_) => StatusCode::FORBIDDEN,
             ApiError::Config(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -108,7 +112,9 @@ impl IntoResponse for ApiError {
             _ => None,
         };
         // A 503 says what is not configured; other server errors keep their details in the log.
-        let message = if status.is_server_error() && status != StatusCode::SERVICE_UNAVAILABLE {
+        // A 502 says which upstream failed and why (connector messages never carry secrets).
+        let says_why = [StatusCode::SERVICE_UNAVAILABLE, StatusCode::BAD_GATEWAY];
+        let message = if status.is_server_error() && !says_why.contains(&status) {
             tracing::error!(error = %self, "request failed");
             "internal error; the details are in the server log".to_owned()
         } else {

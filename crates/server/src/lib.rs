@@ -13,6 +13,7 @@ pub mod error;
 pub mod extract;
 pub mod jobs;
 pub mod mail;
+pub mod model_gateway;
 pub mod openapi;
 pub mod operator;
 pub mod routes;

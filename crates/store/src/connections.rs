@@ -25,12 +25,14 @@ pub struct ConnectionRow {
     pub syncing_since: Option<i64>,
     pub sync_phase: Option<String>,
     pub created_at: i64,
+    /// JSON array of event maps (database kinds); `[]` otherwise.
+    pub event_maps: String,
 }
 
 const SELECT: &str = "SELECT c.id, c.account_id, c.product_id, p.slug AS product_slug, c.kind, \
     c.status, c.config, c.credential_id, c.backfill_days, c.last_sync_at, c.last_error, \
-    c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_phase, c.created_at \
-    FROM connections c JOIN products p ON p.id = c.product_id";
+    c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_phase, c.created_at, \
+    c.event_maps FROM connections c JOIN products p ON p.id = c.product_id";
 
 /// A sealed credential: what `open` needs besides the key.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -85,6 +87,8 @@ pub struct NewConnection<'a> {
     pub status: &'a str,
     pub config: &'a str,
     pub credential_id: Option<&'a str>,
+    /// `None` keeps the maps a re-connect finds; new connections start with none.
+    pub event_maps: Option<&'a str>,
 }
 
 /// Creates the product's connection of this kind, or replaces its configuration and credential
@@ -105,11 +109,12 @@ pub async fn upsert(
     if let Some((id, previous)) = existing {
         on_tx!(tx, conn => sqlx::query(
             "UPDATE connections SET status = $1, config = $2, credential_id = $3, last_error = NULL, \
-             consecutive_failures = 0, next_sync_at = $4 WHERE id = $5")
+             consecutive_failures = 0, next_sync_at = $4, event_maps = COALESCE($5, event_maps) WHERE id = $6")
             .bind(new.status)
             .bind(new.config)
             .bind(new.credential_id)
             .bind(now.millis())
+            .bind(new.event_maps)
             .bind(&id)
             .execute(conn)
             .await.map(|done| done.rows_affected()))?;
@@ -117,8 +122,8 @@ pub async fn upsert(
     }
     let id = new_id();
     on_tx!(tx, conn => sqlx::query(
-        "INSERT INTO connections (id, account_id, product_id, kind, status, config, credential_id, next_sync_at, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)")
+        "INSERT INTO connections (id, account_id, product_id, kind, status, config, credential_id, next_sync_at, created_at, event_maps) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, COALESCE($9, '[]'))")
         .bind(&id)
         .bind(scope.account_id())
         .bind(new.product_id)
@@ -127,9 +132,42 @@ pub async fn upsert(
         .bind(new.config)
         .bind(new.credential_id)
         .bind(now.millis())
+        .bind(new.event_maps)
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok((id, None))
+}
+
+/// Replaces a connection's event maps, and its status when one is given (a staged database
+/// connection goes `active` with its maps). Active connections are due at once, so new maps
+/// are read without waiting for the hour.
+pub async fn set_event_maps(
+    tx: &mut Tx,
+    id: &str,
+    event_maps: &str,
+    status: Option<&str>,
+    now: Timestamp,
+) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "UPDATE connections SET event_maps = $1, status = COALESCE($2, status), next_sync_at = $3 WHERE id = $4")
+        .bind(event_maps)
+        .bind(status)
+        .bind(now.millis())
+        .bind(id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// Every connection of one product, oldest first.
+pub async fn for_product(db: &Db, product_id: &str) -> StoreResult<Vec<ConnectionRow>> {
+    let sql = format!("{SELECT} WHERE c.product_id = $1 ORDER BY c.created_at, c.id");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id)
+        .fetch_all(pool)
+        .await)?,
+    )
 }
 
 /// Every connection the caller may see, oldest first.

@@ -6,6 +6,7 @@ pub mod browser;
 mod executor;
 mod mail;
 mod postgres;
+pub mod customer_db;
 mod reply;
 mod smtp;
 pub mod synthetic;
@@ -15,6 +16,26 @@ pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
 pub use reply::Reply;
 pub use smtp::SmtpSink;
+
+/// Expands each named `async fn(Backend)` into one test per backend, for tests that configure
+/// their own app: `name::sqlite` and `name::postgres`.
+#[macro_export]
+macro_rules! per_backend {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test]
+                async fn sqlite() {
+                    super::$name($crate::Backend::Sqlite).await
+                }
+                #[tokio::test]
+                async fn postgres() {
+                    super::$name($crate::Backend::Postgres).await
+                }
+            }
+        )*
+    };
+}
 
 /// Expands each named `async fn(TestApp)` into one test per backend:
 /// `name::sqlite` and `name::postgres`.

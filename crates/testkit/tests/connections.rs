@@ -15,7 +15,7 @@ use payback_domain::{Clock, DAY_MS, HOUR_MS, MINUTE_MS};
 use payback_server::config::Redacted;
 use payback_server::services::sync;
 use payback_store::connections as store;
-use payback_testkit::{Backend, Session, TestApp, backend_tests};
+use payback_testkit::{Backend, Session, TestApp, backend_tests, per_backend};
 use serde_json::{Value, json};
 use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
 
@@ -539,24 +539,7 @@ async fn health_reads_sources_attribution_and_the_queue(backend: Backend) {
     app.get("/health", None).await.expect_error(401, "");
 }
 
-macro_rules! with_fake {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test]
-                async fn sqlite() {
-                    super::$name(payback_testkit::Backend::Sqlite).await
-                }
-                #[tokio::test]
-                async fn postgres() {
-                    super::$name(payback_testkit::Backend::Postgres).await
-                }
-            }
-        )*
-    };
-}
-
-with_fake!(
+per_backend!(
     connect_sync_and_climb_the_ladder,
     failures_back_off_and_sync_now_clears_the_backoff,
     one_runner_at_a_time,

@@ -3,6 +3,7 @@
 pub mod attribution;
 pub mod auth;
 pub mod connections;
+pub mod databases;
 pub mod conversions;
 pub mod dashboard;
 pub mod distribution;

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
-use crate::services::{audit, products, sync};
+use crate::services::{audit, products, source_config, sync};
 use crate::state::AppState;
 
 /// A connection as `GET /connections` shows it; secrets never appear.
@@ -35,13 +35,20 @@ pub struct ConnectionView {
     pub product_slug: String,
     /// When the next run is due (after a failure: when the backoff ends).
     pub next_sync_at: Option<String>,
+    /// Database kinds: how tables become events (`null` for other kinds).
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub event_maps: Option<Value>,
 }
 
 impl ConnectionView {
     pub fn new(row: ConnectionRow, now: Timestamp) -> Self {
         let syncing = connection::is_running(row.syncing_since.map(Timestamp::from_millis), now);
         let stamp = |at: Option<i64>| at.map(|ms| Timestamp::from_millis(ms).to_rfc3339());
+        let has_maps = ConnectionKind::parse(&row.kind).is_some_and(ConnectionKind::is_database);
         Self {
+            event_maps: has_maps
+                .then(|| serde_json::from_str(&row.event_maps).ok())
+                .flatten(),
             status: ConnectionStatus::parse(&row.status).unwrap_or(ConnectionStatus::Error),
             config: serde_json::from_str(&row.config).ok(),
             last_sync_at: stamp(row.last_sync_at),
@@ -82,11 +89,7 @@ pub async fn connect_payments(
     slug: &str,
     input: PaymentsInput,
 ) -> ApiResult<String> {
-    let vault = state.credentials.as_ref().ok_or_else(|| {
-        ApiError::ServiceUnavailable(
-            "credential encryption is not configured (set PAYBACK_SECRET_KEY)".to_owned(),
-        )
-    })?;
+    let vault = source_config::vault(state)?;
     let scope = caller.scope()?;
     let product = products::find(state, scope, slug).await?;
     let stage = match input.default_stage.as_deref() {
@@ -111,6 +114,7 @@ pub async fn connect_payments(
         status: ConnectionStatus::Active.as_str(),
         config: &config,
         credential_id: Some(&credential_id),
+        event_maps: None,
     };
     let (id, previous) = store::upsert(&mut tx, scope, new, now).await?;
     if let Some(previous) = previous {
@@ -190,6 +194,11 @@ pub async fn sync_now(
     let (_, kind, row) = find(state, caller, slug, kind).await?;
     if row.status == ConnectionStatus::Disabled.as_str() {
         return Err(ApiError::Conflict("this connection is disabled".to_owned()));
+    }
+    if row.status == ConnectionStatus::Pending.as_str() {
+        return Err(ApiError::Conflict(
+            "this connection is staged (pending): activate it with its event maps first".to_owned(),
+        ));
     }
     let now = state.clock.now();
     let days = connection::next_window_days(kind, row.backfill_days);

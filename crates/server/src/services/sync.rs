@@ -4,16 +4,18 @@
 //! twice), and books the outcome: success deepens the backfill and schedules the next run at the
 //! kind's cadence; failure records the error and backs off.
 
-use payback_connectors::payments::{self, PaymentStage, PaymentsConfig};
-use payback_connectors::{SyncOutput, SyncWindow};
+use payback_connectors::database::EventSink;
+use payback_connectors::{ConnectorError, SyncWindow, docdb, payments, sql};
+use payback_domain::event::IncomingEvent;
 use payback_domain::connection::{self, ConnectionKind};
 use payback_domain::{DAY_MS, Timestamp};
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
-use payback_store::{AccountScope, products};
-use serde::Deserialize;
+use payback_store::products::{self, ProductRow};
+use payback_store::AccountScope;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::ingest::{self, Source};
+use crate::services::source_config::{self, Database};
 use crate::state::AppState;
 
 /// Runs started by one job pass at most; the rest wait for the next pass.
@@ -85,78 +87,81 @@ async fn read_and_write(
         .map_err(|err| err.to_string())?
         .ok_or_else(|| "the product is gone".to_owned())?;
     let _ = store::set_phase(&state.store, &row.id, "reading").await;
-    let output: SyncOutput = match kind {
-        ConnectionKind::Payments => {
-            let config = payments_config(state, row)
-                .await
-                .map_err(|err| err.to_string())?;
-            payments::sync(&state.http, &config, window, &product.currency)
-                .await
-                .map_err(|err| err.to_string())?
-        }
+    let mut sink = IngestSink {
+        state,
+        product: &product,
+        source: Source::Connector(kind),
     };
-    let _ = store::set_phase(&state.store, &row.id, "writing").await;
-    let source = Source::Connector(kind);
-    for batch in output.events.chunks(source.max_batch()) {
-        ingest::ingest(state, &product, source, batch.to_vec())
+    let failed = |err: ConnectorError| err.to_string();
+    if kind.is_database() {
+        let maps = source_config::event_maps(row).map_err(|err| err.to_string())?;
+        let database = source_config::database(state, row)
             .await
             .map_err(|err| err.to_string())?;
+        let currency = &product.currency;
+        // Pages are written as they are read, so the phase reads `reading` throughout.
+        return match database {
+            Database::Sql(config) => sql::sync(&config, &maps, window, currency, &mut sink).await,
+            Database::Docdb(config) => {
+                docdb::sync(&config, &maps, window, currency, &mut sink).await
+            }
+        }
+        .map_err(failed);
     }
+    let config = source_config::payments(state, row)
+        .await
+        .map_err(|err| err.to_string())?;
+    let output = payments::sync(&state.http, &config, window, &product.currency)
+        .await
+        .map_err(failed)?;
+    let _ = store::set_phase(&state.store, &row.id, "writing").await;
+    sink.write(output.events).await.map_err(failed)?;
     Ok(output.detail)
 }
 
-/// One live read with the stored credential: `Ok(Err(reason))` when the vendor refuses.
-pub async fn probe(state: &AppState, row: &ConnectionRow) -> ApiResult<Result<String, String>> {
-    match ConnectionKind::parse(&row.kind) {
-        Some(ConnectionKind::Payments) => {
-            let config = payments_config(state, row).await?;
-            Ok(payments::test(&state.http, &config)
+/// Writes what a connector read through the events API's ingestion path, in batches of its
+/// size.
+struct IngestSink<'a> {
+    state: &'a AppState,
+    product: &'a ProductRow,
+    source: Source,
+}
+
+impl EventSink for IngestSink<'_> {
+    async fn write(&mut self, events: Vec<IncomingEvent>) -> Result<(), ConnectorError> {
+        for batch in events.chunks(self.source.max_batch()) {
+            ingest::ingest(self.state, self.product, self.source, batch.to_vec())
                 .await
-                .map_err(|err| err.to_string()))
+                .map_err(|err| ConnectorError::Config(format!("writing the events failed: {err}")))?;
         }
-        None => Err(ApiError::bad_request(format!(
-            "kind {}: no connector to test",
-            row.kind
-        ))),
+        Ok(())
     }
 }
 
-/// The sealed part of a payments connection.
-#[derive(Deserialize)]
-struct PaymentsSecret {
-    secret_key: String,
-}
-
-/// The non-secret part, as stored in `config`.
-#[derive(Deserialize)]
-struct PaymentsSettings {
-    default_stage: Option<String>,
-}
-
-async fn payments_config(state: &AppState, row: &ConnectionRow) -> ApiResult<PaymentsConfig> {
-    let vault = state.credentials.as_ref().ok_or_else(|| {
-        ApiError::ServiceUnavailable(
-            "credential encryption is not configured (set PAYBACK_SECRET_KEY)".to_owned(),
-        )
-    })?;
-    let credential_id = row
-        .credential_id
-        .as_deref()
-        .ok_or_else(|| ApiError::Conflict("this connection has no credentials yet".to_owned()))?;
-    let sealed = store::credential(&state.store, credential_id)
-        .await?
-        .ok_or_else(|| ApiError::Conflict("this connection has no credentials yet".to_owned()))?;
-    let plain = vault.open(&row.account_id, &sealed)?;
-    let secret: PaymentsSecret = serde_json::from_slice(&plain)
-        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
-    let settings: PaymentsSettings = serde_json::from_str(&row.config)
-        .map_err(|_| ApiError::internal("a connection's config is malformed"))?;
-    let stage = settings
-        .default_stage
-        .as_deref()
-        .and_then(PaymentStage::parse)
-        .unwrap_or_default();
-    let mut config = PaymentsConfig::new(secret.secret_key, stage);
-    config.base_url.clone_from(&state.config.stripe_api_base);
-    Ok(config)
+/// One live read with the stored credential: `Ok(Err(reason))` when the source refuses or
+/// cannot be used as configured.
+pub async fn probe(state: &AppState, row: &ConnectionRow) -> ApiResult<Result<String, String>> {
+    let Some(kind) = ConnectionKind::parse(&row.kind) else {
+        return Err(ApiError::bad_request(format!(
+            "kind {}: no connector to test",
+            row.kind
+        )));
+    };
+    let refused = |err: ConnectorError| err.to_string();
+    if kind.is_database() {
+        let database = match source_config::database(state, row).await {
+            Ok(database) => database,
+            // An operator's environment variable that is not set is an answer, not an error.
+            Err(ApiError::Conflict(reason)) if row.credential_id.is_none() => {
+                return Ok(Err(reason));
+            }
+            Err(err) => return Err(err),
+        };
+        return Ok(match database {
+            Database::Sql(config) => sql::test(&config).await.map_err(refused),
+            Database::Docdb(config) => docdb::test(&config).await.map_err(refused),
+        });
+    }
+    let config = source_config::payments(state, row).await?;
+    Ok(payments::test(&state.http, &config).await.map_err(refused))
 }

@@ -1,0 +1,109 @@
+//! The operator-only way to connect `sql_a`: instead of credentials, the NAMES of environment
+//! variables on the API host that hold them (so a platform's own database password never passes
+//! through a request or the credential store). Names are stored; values are read from the
+//! environment snapshot taken at start, at every run.
+
+use payback_connectors::sql::{Dialect, SqlCredentials};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::config::HostEnv;
+use crate::error::{ApiError, ApiResult};
+
+/// The variable names a connect body may give; `host_env`, `user_env` and `database_env` are
+/// required once any is given.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct EnvNames {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub password_env: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_env: Option<String>,
+}
+
+impl EnvNames {
+    /// Whether any name was given (the body chose the environment path).
+    pub fn any(&self) -> bool {
+        self.named().next().is_some()
+    }
+
+    fn named(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("host_env", &self.host_env),
+            ("port_env", &self.port_env),
+            ("user_env", &self.user_env),
+            ("password_env", &self.password_env),
+            ("database_env", &self.database_env),
+        ]
+        .into_iter()
+        .filter_map(|(field, name)| name.as_deref().map(|name| (field, name)))
+    }
+
+    /// Checks the names: upper-case variable names, never the service's own `PAYBACK_*`
+    /// settings (a connection must not become a way to read the service's secrets), and the
+    /// three without which nothing can connect.
+    pub fn check(self) -> ApiResult<Self> {
+        for (field, name) in self.named() {
+            let plain = name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+                && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && name.len() <= 128;
+            if !plain {
+                return Err(ApiError::bad_request(format!(
+                    "{field}: must be an environment variable name (A-Z, 0-9, _)"
+                )));
+            }
+            if name.starts_with("PAYBACK_") {
+                return Err(ApiError::bad_request(format!(
+                    "{field}: the service's own PAYBACK_ settings cannot be used"
+                )));
+            }
+        }
+        for (field, name) in [
+            ("host_env", &self.host_env),
+            ("user_env", &self.user_env),
+            ("database_env", &self.database_env),
+        ] {
+            if name.is_none() {
+                return Err(ApiError::bad_request(format!(
+                    "{field}: required with the environment path"
+                )));
+            }
+        }
+        Ok(self)
+    }
+
+    /// The credentials the variables hold now. 409 naming the variable that is not set.
+    pub fn resolve(&self, env: &HostEnv) -> ApiResult<SqlCredentials> {
+        let mut object = Map::new();
+        for (field, name) in self.named() {
+            let value = env.get(name).ok_or_else(|| {
+                ApiError::Conflict(format!(
+                    "{field}: the environment variable {name} is not set on the API host"
+                ))
+            })?;
+            let key = field.trim_end_matches("_env");
+            let value = if key == "port" {
+                let port: u16 = value.trim().parse().map_err(|_| {
+                    ApiError::Conflict(format!("{field}: {name} does not hold a port number"))
+                })?;
+                Value::from(port)
+            } else {
+                Value::from(value)
+            };
+            object.insert(key.to_owned(), value);
+        }
+        SqlCredentials::from_json(&Value::Object(object), Dialect::Postgres).map_err(
+            |(field, message)| {
+                ApiError::Conflict(format!("the environment variables do not work: {field}: {message}"))
+            },
+        )
+    }
+}

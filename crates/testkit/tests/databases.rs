@@ -1,0 +1,321 @@
+#![allow(clippy::unwrap_used)]
+//! Connecting customer databases and replacing their event maps: every success and every error
+//! the spec lists (400 naming the field, 403 for the operator-only environment path, 404 for a
+//! missing connection or another account's product, 409 sync of a staged connection, 503
+//! without credential encryption), staging and activation, the one-source-per-stage rule, and
+//! the operator path reading the API host's environment.
+
+use base64::Engine as _;
+use payback_server::config::Redacted;
+use payback_testkit::customer_db::{CustomerDb, Engine};
+use payback_testkit::{Backend, Session, TestApp, per_backend};
+use serde_json::{Value, json};
+
+fn secret_key() -> Redacted {
+    Redacted(base64::engine::general_purpose::STANDARD.encode([9_u8; 32]))
+}
+
+async fn spawn(backend: Backend) -> TestApp {
+    TestApp::spawn_with(backend, |config| config.secret_key = Some(secret_key())).await
+}
+
+async fn founder(app: &TestApp) -> Session {
+    let owner = app.signup_verified("founder@example.com").await;
+    app.create_product(&owner.token, "shop").await;
+    owner
+}
+
+fn signups() -> Value {
+    json!({ "table": "users", "stage": "signup", "timestamp": "created_at", "dedupe_key": "id",
+            "email": "email" })
+}
+
+fn credentials() -> Value {
+    json!({ "host": "127.0.0.1", "port": 5432, "user": "postgres", "database": "shop" })
+}
+
+async fn connections(app: &TestApp, token: &str) -> Vec<Value> {
+    app.get("/connections", Some(token)).await.expect(200).as_array().unwrap().clone()
+}
+
+async fn staging_activation_and_maps(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+
+    // Credentials without maps: staged.
+    let reply = app
+        .post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
+        .await;
+    let staged = reply.expect(200).clone();
+    assert_eq!(staged["status"], "pending");
+    let shown = &connections(&app, &owner.token).await[0];
+    assert_eq!(shown["status"], "pending");
+    assert_eq!(shown["event_maps"], json!([]));
+    assert_eq!(shown["config"]["target"], "postgres@127.0.0.1:5432/shop");
+    app.post("/products/shop/connections/sql-b/sync", token, json!({}))
+        .await
+        .expect_error(409, "pending");
+
+    // Maps with `status: active` activate it; the answer is the maps as stored (trimmed).
+    let mut map = signups();
+    map["table"] = json!(" users ");
+    let saved = app
+        .post(
+            "/products/shop/connections/sql-b/event-maps",
+            token,
+            json!({ "event_maps": [map], "status": "active" }),
+        )
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(saved["ok"], true);
+    assert_eq!(saved["event_maps"], json!([signups()]));
+    let shown = &connections(&app, &owner.token).await[0];
+    assert_eq!(shown["status"], "active");
+    assert_eq!(shown["event_maps"], json!([signups()]));
+    assert_eq!(shown["id"], staged["connection_id"]);
+
+    // Re-connecting with new credentials keeps the maps; an empty list stages it again.
+    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
+        .await
+        .expect(200);
+    assert_eq!(connections(&app, &owner.token).await[0]["event_maps"], json!([signups()]));
+    app.post("/products/shop/connections/sql-b/event-maps", token, json!({ "event_maps": [] }))
+        .await
+        .expect(200);
+    assert_eq!(connections(&app, &owner.token).await[0]["status"], "pending");
+
+    // Every change is in the history.
+    let actions: Vec<String> = app
+        .history(&owner.token, "?limit=100")
+        .await
+        .iter()
+        .filter_map(|event| event["action"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(actions.iter().filter(|a| *a == "connection.event_maps").count(), 2, "{actions:?}");
+    assert_eq!(actions.iter().filter(|a| *a == "connection.connect").count(), 2, "{actions:?}");
+}
+
+async fn sql_a_may_be_staged_without_credentials(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    let reply = app
+        .post("/products/shop/connections/sql-a", token, json!({ "event_maps": [signups()] }))
+        .await;
+    assert_eq!(reply.expect(200)["status"], "pending");
+    let tested = app.post("/products/shop/connections/sql-a/test", token, json!({})).await;
+    let tested = tested.expect(200);
+    assert_eq!(tested["ok"], false);
+    assert!(tested["detail"].as_str().unwrap().contains("no credentials"), "{tested}");
+    app.post(
+        "/products/shop/connections/sql-a/suggest-mappings",
+        token,
+        json!({ "source": "preset" }),
+    )
+    .await
+    .expect_error(409, "no credentials");
+    app.post(
+        "/products/shop/connections/sql-a",
+        token,
+        json!({ "event_maps": [signups()], "status": "active" }),
+    )
+    .await
+    .expect_error(400, "status");
+}
+
+async fn bad_bodies_name_their_field(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    let cases = [
+        ("sql-b", json!({}), "credentials"),
+        ("sql-b", json!({ "credentials": { "port": 3306, "user": "u", "database": "d" } }), "credentials.host"),
+        ("docdb", json!({ "credentials": { "uri": "postgres://x/y" } }), "credentials.uri"),
+        ("sql-b", json!({ "credentials": credentials(), "status": "paused" }), "status"),
+        ("sql-b", json!({ "credentials": credentials(), "status": "active" }), "status"),
+        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users" }] }), "event_maps"),
+        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users", "stage": "sale",
+            "timestamp": "t", "dedupe_key": "id" }] }), "event_maps[0].stage"),
+        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users; drop", "stage": "lead",
+            "timestamp": "t", "dedupe_key": "id" }] }), "event_maps[0].table"),
+        ("docdb", json!({ "credentials": { "uri": "mongodb://127.0.0.1/shop" }, "event_maps": [{ "collection": "users",
+            "schema": "x", "stage": "lead", "timestamp": "t", "dedupe_key": "_id" }] }), "event_maps[0].schema"),
+        ("sql-a", json!({ "credentials": credentials(), "host_env": "DB_HOST" }), "credentials"),
+        ("sql-b", json!({ "credentials": credentials(), "host_env": "DB_HOST" }), "host_env"),
+    ];
+    for (word, body, field) in cases {
+        let reply = app.post(&format!("/products/shop/connections/{word}"), token, body.clone()).await;
+        reply.expect_error(400, field);
+    }
+    // Nothing was half-written.
+    assert!(connections(&app, &owner.token).await.is_empty());
+}
+
+async fn encryption_must_be_configured(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    for (word, creds) in [
+        ("sql-a", credentials()),
+        ("sql-b", credentials()),
+        ("docdb", json!({ "uri": "mongodb://127.0.0.1:27017/shop" })),
+    ] {
+        let reply = app
+            .post(&format!("/products/shop/connections/{word}"), token, json!({ "credentials": creds }))
+            .await;
+        reply.expect_error(503, "PAYBACK_SECRET_KEY");
+    }
+    assert!(connections(&app, &owner.token).await.is_empty());
+}
+
+async fn one_source_per_stage(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    app.post(
+        "/products/shop/connections/sql-b",
+        token,
+        json!({ "credentials": credentials(), "event_maps": [signups()] }),
+    )
+    .await
+    .expect(200);
+    let mongo = json!({ "uri": "mongodb://127.0.0.1:27017/shop" });
+    let mut doc_map = signups();
+    doc_map["email"] = json!("profile.email");
+    app.post(
+        "/products/shop/connections/docdb",
+        token,
+        json!({ "credentials": mongo, "event_maps": [doc_map] }),
+    )
+    .await
+    .expect_error(400, "event_maps[0].stage: `signup` is already fed by the sql_b connection");
+    // The same table twice into one stage is refused too.
+    app.post(
+        "/products/shop/connections/sql-b/event-maps",
+        token,
+        json!({ "event_maps": [signups(), signups()] }),
+    )
+    .await
+    .expect_error(400, "event_maps[1].stage");
+}
+
+async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    for word in ["sql-a", "sql-b", "docdb", "payments", "analytics-a", "nothing"] {
+        app.post(
+            &format!("/products/shop/connections/{word}/event-maps"),
+            token,
+            json!({ "event_maps": [signups()] }),
+        )
+        .await
+        .expect_error(404, "connection");
+    }
+    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
+        .await
+        .expect(200);
+    let stranger = app.signup_verified("stranger@example.com").await;
+    let theirs = Some(stranger.token.as_str());
+    app.post("/products/shop/connections/sql-b/event-maps", theirs, json!({ "event_maps": [] }))
+        .await
+        .expect_error(404, "");
+    app.post("/products/shop/connections/sql-b", theirs, json!({ "credentials": credentials() }))
+        .await
+        .expect_error(404, "");
+    app.post(
+        "/products/shop/connections/sql-b/suggest-mappings",
+        theirs,
+        json!({ "source": "preset" }),
+    )
+    .await
+    .expect_error(404, "");
+    assert!(connections(&app, &stranger.token).await.is_empty());
+    app.post("/products/shop/connections/sql-b/event-maps", None, json!({ "event_maps": [] }))
+        .await
+        .expect_error(401, "");
+}
+
+/// Operators may name environment variables of the API host instead of giving credentials;
+/// tenants may not. The names are stored and shown, the values never.
+async fn the_operator_environment_path(backend: Backend) {
+    let db = CustomerDb::create(Engine::Postgres).await;
+    db.execute(&["CREATE TABLE users (id BIGINT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL, email TEXT)"])
+        .await;
+    let creds = db.credentials();
+    let host = creds["host"].as_str().unwrap().to_owned();
+    let user = creds["user"].as_str().unwrap().to_owned();
+    let port = creds["port"].to_string();
+    let name = db.name.clone();
+    let app = TestApp::spawn_with(backend, move |config| {
+        config.host_env.set("SHOP_DB_HOST", host);
+        config.host_env.set("SHOP_DB_PORT", port);
+        config.host_env.set("SHOP_DB_USER", user);
+        config.host_env.set("SHOP_DB_NAME", name);
+    })
+    .await;
+    let owner = founder(&app).await;
+    let body = json!({ "host_env": "SHOP_DB_HOST", "port_env": "SHOP_DB_PORT", "user_env": "SHOP_DB_USER",
+                       "database_env": "SHOP_DB_NAME", "event_maps": [signups()] });
+    app.post("/products/shop/connections/sql-a", Some(&owner.token), body.clone())
+        .await
+        .expect_error(403, "operators only");
+
+    payback_server::operator::grant(&app.state, "founder@example.com").await.unwrap();
+    let mut bad = body.clone();
+    bad["password_env"] = json!("PAYBACK_SECRET_KEY");
+    app.post("/products/shop/connections/sql-a", Some(&owner.token), bad)
+        .await
+        .expect_error(400, "password_env");
+    let mut missing = body.clone();
+    missing.as_object_mut().unwrap().remove("user_env");
+    app.post("/products/shop/connections/sql-a", Some(&owner.token), missing)
+        .await
+        .expect_error(400, "user_env");
+
+    // Without PAYBACK_SECRET_KEY: the environment path stores no credential, so it works.
+    let reply = app.post("/products/shop/connections/sql-a", Some(&owner.token), body).await;
+    assert_eq!(reply.expect(200)["status"], "active");
+    let shown = &connections(&app, &owner.token).await[0];
+    assert_eq!(shown["config"]["via"], "operator_environment");
+    assert_eq!(shown["config"]["env"]["host_env"], "SHOP_DB_HOST");
+    assert!(!shown.to_string().contains(&db.name), "{shown}");
+    let tested = app
+        .post("/products/shop/connections/sql-a/test", Some(&owner.token), json!({}))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(tested["ok"], true, "{tested}");
+}
+
+/// A variable the operator named but the host does not have: the test says which.
+async fn an_unset_variable_is_named(backend: Backend) {
+    let app = TestApp::spawn(backend).await;
+    let owner = founder(&app).await;
+    payback_server::operator::grant(&app.state, "founder@example.com").await.unwrap();
+    let body = json!({ "host_env": "NOPE_HOST", "user_env": "NOPE_USER", "database_env": "NOPE_DB",
+                       "status": "pending" });
+    app.post("/products/shop/connections/sql-a", Some(&owner.token), body)
+        .await
+        .expect(200);
+    let tested = app
+        .post("/products/shop/connections/sql-a/test", Some(&owner.token), json!({}))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(tested["ok"], false);
+    assert!(tested["detail"].as_str().unwrap().contains("NOPE_HOST"), "{tested}");
+}
+
+per_backend!(
+    staging_activation_and_maps,
+    sql_a_may_be_staged_without_credentials,
+    bad_bodies_name_their_field,
+    encryption_must_be_configured,
+    one_source_per_stage,
+    maps_need_a_connection_and_the_callers_account,
+    the_operator_environment_path,
+    an_unset_variable_is_named,
+);
