@@ -368,7 +368,13 @@ fn check_name(value: &str, field: &str, syntax: FieldSyntax) -> Result<String, R
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
             && segment.chars().count() <= MAX_NAME_CHARS
     };
-    if !segments.iter().all(plain) {
+    // `items.0.price`: a document path may index into an array after its first name.
+    let index = |segment: &&str| !segment.is_empty() && segment.chars().all(|c| c.is_ascii_digit());
+    let fits = segments
+        .iter()
+        .enumerate()
+        .all(|(at, segment)| plain(segment) || (at > 0 && index(segment)));
+    if !fits {
         let what = match syntax {
             FieldSyntax::Column => "a plain name",
             FieldSyntax::Path => "a dot-notation path of plain names",
@@ -431,6 +437,12 @@ mod tests {
         let doc = json!([{"collection": "users", "stage": "signup", "timestamp": "meta.created",
                           "dedupe_key": "_id", "email": "profile.email"}]);
         let maps = check_maps(parse(doc.clone()), FieldSyntax::Path).expect("valid path map");
+        let indexed = json!([{"collection": "orders", "stage": "payment", "timestamp": "at",
+                              "dedupe_key": "_id", "revenue": {"column": "items.0.price"}}]);
+        assert!(check_maps(parse(indexed), FieldSyntax::Path).is_ok());
+        let leading = json!([{"collection": "orders", "stage": "lead", "timestamp": "0.at",
+                              "dedupe_key": "_id"}]);
+        assert!(check_maps(parse(leading), FieldSyntax::Path).is_err());
         assert_eq!(maps[0].table, "users");
         assert_eq!(maps[0].email.as_deref(), Some("profile.email"));
         let err = check_maps(parse(doc), FieldSyntax::Column).expect_err("dots are not columns");
