@@ -3,8 +3,10 @@
 //! the same ingestion path as the events API.
 
 pub mod database;
+pub mod docdb;
 pub mod error;
 pub mod payments;
+pub mod sql;
 mod window;
 
 pub use error::ConnectorError;

@@ -39,6 +39,9 @@ pub struct Config {
     pub model_gateway_key: Option<Redacted>,
     /// The model asked.
     pub model: String,
+    /// Lets tenants' database connections name loopback and private addresses (self-hosted
+    /// setups, tests). Off, such hosts are refused: they would reach the API host's neighbours.
+    pub allow_private_database_hosts: bool,
     /// The API host's environment as it was at start: operators may point a `sql_a` connection
     /// at variables of it by name. Captured once so nothing reads the process environment later.
     #[serde(skip)]
@@ -102,6 +105,7 @@ impl Default for Config {
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),
+            allow_private_database_hosts: false,
             host_env: HostEnv::default(),
         }
     }

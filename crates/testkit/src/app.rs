@@ -93,6 +93,8 @@ impl TestApp {
             rate_limit_per_minute: 10_000,
             // Tests run jobs by hand, against the manual clock.
             jobs_every_secs: 0,
+            // The customer databases of the tests live on this machine.
+            allow_private_database_hosts: true,
             ..Config::default()
         };
         configure(&mut config);

@@ -23,6 +23,12 @@ pub fn artifacts_dir(script: &str, app: &TestApp) -> PathBuf {
 /// Runs `e2e/<script>.mjs` against `app` and panics with its log unless every check held.
 /// The app's clock is set to the wall clock first: the browser stamps times with its own.
 pub async fn run_browser_script(app: &TestApp, script: &str) {
+    run_browser_script_with_env(app, script, &[]).await;
+}
+
+/// [`run_browser_script`] with extra environment variables for the script: what the test
+/// prepared outside the app (a customer database's credentials) and the figures it expects.
+pub async fn run_browser_script_with_env(app: &TestApp, script: &str, env: &[(&str, String)]) {
     app.clock.set(SystemClock.now());
     let artifacts = artifacts_dir(script, app);
     // Screenshots of an earlier run (a failure's, say) must not pass for this run's.
@@ -34,6 +40,9 @@ pub async fn run_browser_script(app: &TestApp, script: &str) {
         .env("PAYBACK_URL", &app.base_url)
         .env("PAYBACK_MAIL_DIR", app.mail_dir())
         .env("PAYBACK_ARTIFACTS", &artifacts);
+    for (name, value) in env {
+        command.env(name, value);
+    }
     let run = tokio::task::spawn_blocking(move || command.output())
         .await
         .expect("the browser script's thread")

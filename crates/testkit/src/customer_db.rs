@@ -112,7 +112,7 @@ impl CustomerDb {
         let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
         let hostport = hostpart.split('/').next().unwrap_or("127.0.0.1");
         let (host, port) = match hostport.split_once(':') {
-            Some((host, port)) => (host, port.parse().unwrap_or(port)),
+            Some((host, text)) => (host, text.parse::<u16>().unwrap_or(port)),
             None => (hostport, port),
         };
         let mut credentials = json!({

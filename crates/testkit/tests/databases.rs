@@ -6,6 +6,7 @@
 //! the operator path reading the API host's environment.
 
 use base64::Engine as _;
+use payback_domain::Clock;
 use payback_server::config::Redacted;
 use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, Session, TestApp, per_backend};
@@ -31,7 +32,12 @@ fn signups() -> Value {
 }
 
 fn credentials() -> Value {
-    json!({ "host": "127.0.0.1", "port": 5432, "user": "postgres", "database": "shop" })
+    // MariaDB's server, which has no database `shop`.
+    json!({ "host": "127.0.0.1", "port": 3306, "user": "root", "database": "shop" })
+}
+
+async fn run_due(app: &TestApp) -> String {
+    payback_server::services::sync::run_due(&app.state, app.clock.now()).await.unwrap()
 }
 
 async fn connections(app: &TestApp, token: &str) -> Vec<Value> {
@@ -52,10 +58,12 @@ async fn staging_activation_and_maps(backend: Backend) {
     let shown = &connections(&app, &owner.token).await[0];
     assert_eq!(shown["status"], "pending");
     assert_eq!(shown["event_maps"], json!([]));
-    assert_eq!(shown["config"]["target"], "postgres@127.0.0.1:5432/shop");
+    assert_eq!(shown["config"]["target"], "root@127.0.0.1:3306/shop");
     app.post("/products/shop/connections/sql-b/sync", token, json!({}))
         .await
         .expect_error(409, "pending");
+    // Staged: the hourly job passes it by.
+    assert_eq!(run_due(&app).await, "0 sync runs");
 
     // Maps with `status: active` activate it; the answer is the maps as stored (trimmed).
     let mut map = signups();
@@ -75,6 +83,12 @@ async fn staging_activation_and_maps(backend: Backend) {
     assert_eq!(shown["status"], "active");
     assert_eq!(shown["event_maps"], json!([signups()]));
     assert_eq!(shown["id"], staged["connection_id"]);
+    // Active: the job reads it. There is no database `shop` on that server, so the run fails
+    // and the connection shows the error.
+    assert_eq!(run_due(&app).await, "1 sync runs");
+    let shown = &connections(&app, &owner.token).await[0];
+    assert_eq!(shown["status"], "error", "{shown}");
+    assert!(shown["last_error"].as_str().unwrap().contains("shop"), "{shown}");
 
     // Re-connecting with new credentials keeps the maps; an empty list stages it again.
     app.post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
@@ -142,7 +156,6 @@ async fn bad_bodies_name_their_field(backend: Backend) {
             "timestamp": "t", "dedupe_key": "id" }] }), "event_maps[0].table"),
         ("docdb", json!({ "credentials": { "uri": "mongodb://127.0.0.1/shop" }, "event_maps": [{ "collection": "users",
             "schema": "x", "stage": "lead", "timestamp": "t", "dedupe_key": "_id" }] }), "event_maps[0].schema"),
-        ("sql-a", json!({ "credentials": credentials(), "host_env": "DB_HOST" }), "credentials"),
         ("sql-b", json!({ "credentials": credentials(), "host_env": "DB_HOST" }), "host_env"),
     ];
     for (word, body, field) in cases {
@@ -269,6 +282,11 @@ async fn the_operator_environment_path(backend: Backend) {
     app.post("/products/shop/connections/sql-a", Some(&owner.token), bad)
         .await
         .expect_error(400, "password_env");
+    let mut both = body.clone();
+    both["credentials"] = credentials();
+    app.post("/products/shop/connections/sql-a", Some(&owner.token), both)
+        .await
+        .expect_error(400, "credentials: give either");
     let mut missing = body.clone();
     missing.as_object_mut().unwrap().remove("user_env");
     app.post("/products/shop/connections/sql-a", Some(&owner.token), missing)
@@ -309,7 +327,34 @@ async fn an_unset_variable_is_named(backend: Backend) {
     assert!(tested["detail"].as_str().unwrap().contains("NOPE_HOST"), "{tested}");
 }
 
+/// A tenant may not point a connection at the API host's neighbours.
+async fn private_hosts_are_refused(backend: Backend) {
+    let app = TestApp::spawn_with(backend, |config| {
+        config.secret_key = Some(secret_key());
+        config.allow_private_database_hosts = false;
+    })
+    .await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    let mut local = credentials();
+    local["host"] = json!("localhost");
+    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": local }))
+        .await
+        .expect_error(400, "credentials.host: `localhost` is a loopback or private address");
+    let mut metadata = credentials();
+    metadata["host"] = json!("169.254.169.254");
+    app.post("/products/shop/connections/sql-a", token, json!({ "credentials": metadata }))
+        .await
+        .expect_error(400, "credentials.host");
+    let uri = json!({ "uri": "mongodb://db.example.com,10.0.0.7:27017/shop" });
+    app.post("/products/shop/connections/docdb", token, json!({ "credentials": uri }))
+        .await
+        .expect_error(400, "credentials.uri: `10.0.0.7`");
+    assert!(connections(&app, &owner.token).await.is_empty());
+}
+
 per_backend!(
+    private_hosts_are_refused,
     staging_activation_and_maps,
     sql_a_may_be_staged_without_credentials,
     bad_bodies_name_their_field,

@@ -201,4 +201,74 @@ async fn no_gateway_no_ai(backend: Backend) {
     .expect_error(404, "sql-b");
 }
 
-per_backend!(the_ai_path_admits_only_what_exists, a_failing_gateway_is_a_502, no_gateway_no_ai);
+async fn presets_recognise_the_schema(backend: Backend) {
+    let db = shop_database().await;
+    let app = TestApp::spawn_with(backend, |config| config.secret_key = Some(secret_key())).await;
+    let owner = connected(&app, &db).await;
+    let token = Some(owner.token.as_str());
+    let body = app
+        .post(suggest_path(), token, json!({ "source": "preset" }))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(body["source"], "preset");
+    assert!(body.get("model").is_none());
+    let fits = |id: &str| {
+        body["presets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|preset| preset["id"] == id)
+            .map(|preset| preset["fits"].clone())
+    };
+    assert_eq!(fits("signups"), Some(json!(true)));
+    assert_eq!(fits("orders"), Some(json!(true)));
+    assert_eq!(fits("django"), Some(json!(false)));
+    let tables: Vec<&str> = body["schema_summary"]["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(tables, ["feature_flags", "orders", "users"]);
+    assert_eq!(body["schema_summary"]["more_tables"], 0);
+
+    let suggestions = body["suggestions"].as_array().unwrap();
+    assert_eq!(suggestions.len(), 2, "{suggestions:?}");
+    let users = suggestions.iter().find(|m| m["table"] == "users").unwrap();
+    assert_eq!(users["stage"], "signup");
+    assert_eq!(users["timestamp"], "created_at");
+    assert_eq!(users["dedupe_key"], "id");
+    assert_eq!(users["email"], "email");
+    assert_eq!(users["attribution"]["utm_source"], "utm_source");
+    let orders = suggestions.iter().find(|m| m["table"] == "orders").unwrap();
+    assert_eq!(orders["stage"], "payment");
+    assert_eq!(orders["user_id"], "user_id");
+    assert_eq!(orders["revenue"], json!({ "column": "amount_cents", "unit": "cents", "currency": "currency" }));
+
+    // The proposals are valid maps: saving them as they are works.
+    app.post(
+        "/products/shop/connections/sql-a/event-maps",
+        token,
+        json!({ "event_maps": suggestions }),
+    )
+    .await
+    .expect(200);
+
+    // One preset only; an unknown one or one that does not fit is a 404.
+    let only = app
+        .post(suggest_path(), token, json!({ "source": "preset", "preset_id": "orders" }))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(only["suggestions"].as_array().unwrap().len(), 1);
+    assert_eq!(only["suggestions"][0]["table"], "orders");
+    app.post(suggest_path(), token, json!({ "source": "preset", "preset_id": "django" }))
+        .await
+        .expect_error(404, "does not fit");
+    app.post(suggest_path(), token, json!({ "source": "preset", "preset_id": "nope" }))
+        .await
+        .expect_error(404, "nope");
+}
+
+per_backend!(presets_recognise_the_schema, the_ai_path_admits_only_what_exists, a_failing_gateway_is_a_502, no_gateway_no_ai);

@@ -7,6 +7,7 @@
 //! sync window, a page at a time, each statement under a timeout, at most
 //! [`ReadLimits::max_rows_per_map`] rows per map and run.
 
+pub mod presets;
 pub mod record;
 pub mod schema;
 

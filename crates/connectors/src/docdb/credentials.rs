@@ -11,6 +11,9 @@ const MAX_URI_CHARS: usize = 4096;
 
 const FIELD: &str = "credentials.uri";
 
+/// MongoDB's port when a host names none.
+const DEFAULT_PORT: u16 = 27017;
+
 /// A checked `mongodb://` or `mongodb+srv://` connection string with a database in its path.
 #[derive(Clone)]
 pub struct DocdbCredentials {
@@ -76,6 +79,26 @@ impl DocdbCredentials {
         format!("{}://{}/{}", parts.scheme, parts.hosts, parts.database)
     }
 
+    /// The hosts the URI names with their ports (27017 when none is given). For a
+    /// `mongodb+srv://` string this is the SRV name, whose records name the real hosts.
+    pub fn hosts(&self) -> Vec<(String, u16)> {
+        Parts::of(&self.uri)
+            .hosts
+            .split(',')
+            .filter(|host| !host.is_empty())
+            .map(|host| {
+                // `[::1]:27017`, `host:27017` or `host`.
+                let (name, port) = match host.rsplit_once(':') {
+                    Some((name, port)) if !name.ends_with(':') => {
+                        (name, port.parse().unwrap_or(DEFAULT_PORT))
+                    }
+                    _ => (host, DEFAULT_PORT),
+                };
+                (name.trim_matches(['[', ']']).to_owned(), port)
+            })
+            .collect()
+    }
+
     /// The database the URI names.
     pub fn database(&self) -> &str {
         &self.database
@@ -84,6 +107,21 @@ impl DocdbCredentials {
     /// The full connection string, for the driver only.
     pub(super) fn uri(&self) -> &str {
         &self.uri
+    }
+}
+
+#[cfg(test)]
+mod host_tests {
+    use super::*;
+
+    #[test]
+    fn hosts_come_with_their_ports() {
+        let uri = serde_json::json!({ "uri": "mongodb://u:p@a.example.com:27018,b.example.com/shop?replicaSet=rs" });
+        let credentials = DocdbCredentials::from_json(&uri).expect("valid");
+        assert_eq!(
+            credentials.hosts(),
+            vec![("a.example.com".to_owned(), 27018), ("b.example.com".to_owned(), 27017)]
+        );
     }
 }
 

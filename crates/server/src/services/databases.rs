@@ -56,16 +56,25 @@ fn settle_status(requested: Option<ConnectionStatus>, has_maps: bool) -> ApiResu
     }
 }
 
-/// The credential as stored (sealed) and the target as shown (no password).
-fn parse_credentials(kind: ConnectionKind, credentials: &Value) -> ApiResult<(Value, String)> {
-    let refuse = |(field, message): (String, String)| ApiError::bad_request(format!("{field}: {message}"));
+/// The credential as stored (sealed) and the target as shown (no password). Hosts must be
+/// public (see `host_guard`).
+async fn parse_credentials(
+    state: &AppState,
+    kind: ConnectionKind,
+    credentials: &Value,
+) -> ApiResult<(Value, String)> {
+    let refuse =
+        |(field, message): (String, String)| ApiError::bad_request(format!("{field}: {message}"));
     match source_config::dialect(kind) {
         Some(dialect) => {
             let parsed = SqlCredentials::from_json(credentials, dialect).map_err(refuse)?;
+            let hosts = source_config::sql_hosts(&parsed);
+            source_config::guard_hosts(state, &hosts, "credentials.host").await?;
             Ok((credentials.clone(), parsed.describe()))
         }
         None => {
             let parsed = DocdbCredentials::from_json(credentials).map_err(refuse)?;
+            source_config::guard_hosts(state, &parsed.hosts(), "credentials.uri").await?;
             Ok((credentials.clone(), parsed.describe()))
         }
     }
@@ -102,7 +111,7 @@ pub async fn connect(
     }
     let env = if env_path { Some(input.env.check()?) } else { None };
     let credentials = match (&input.credentials, env_path) {
-        (Some(credentials), _) => Some(parse_credentials(kind, credentials)?),
+        (Some(credentials), _) => Some(parse_credentials(state, kind, credentials).await?),
         // `sql-a` may be staged with its maps before anyone has credentials for it.
         (None, _) if kind == ConnectionKind::SqlA => None,
         (None, _) => return Err(ApiError::bad_request("credentials: required")),

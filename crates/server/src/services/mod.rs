@@ -12,6 +12,7 @@ pub mod execution;
 pub mod exports;
 pub mod funnel;
 pub mod health;
+pub mod host_guard;
 pub mod ingest;
 pub mod keys;
 pub mod mapping_suggestions;

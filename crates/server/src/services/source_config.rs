@@ -15,6 +15,7 @@ use serde::Deserialize;
 use crate::error::{ApiError, ApiResult};
 use crate::secrets::CredentialBox;
 use crate::services::database_env::EnvNames;
+use crate::services::host_guard;
 use crate::state::AppState;
 
 /// 503 unless `PAYBACK_SECRET_KEY` is configured.
@@ -99,9 +100,15 @@ pub async fn database(state: &AppState, row: &ConnectionRow) -> ApiResult<Databa
     let malformed = |_| ApiError::internal("a stored credential is malformed");
     if let Some(dialect) = dialect(kind) {
         let credentials = match settings(row)?.env {
+            // The operator chose these hosts; they may well be private.
             Some(names) => names.resolve(&state.config.host_env)?,
-            None => SqlCredentials::from_json(&open_secret(state, row).await?, dialect)
-                .map_err(malformed)?,
+            None => {
+                let credentials =
+                    SqlCredentials::from_json(&open_secret(state, row).await?, dialect)
+                        .map_err(malformed)?;
+                guard_hosts(state, &sql_hosts(&credentials), "credentials.host").await?;
+                credentials
+            }
         };
         return Ok(Database::Sql(SqlConfig {
             dialect,
@@ -111,10 +118,23 @@ pub async fn database(state: &AppState, row: &ConnectionRow) -> ApiResult<Databa
     }
     let credentials =
         DocdbCredentials::from_json(&open_secret(state, row).await?).map_err(malformed)?;
+    guard_hosts(state, &credentials.hosts(), "credentials.uri").await?;
     Ok(Database::Docdb(DocdbConfig {
         credentials,
         limits,
     }))
+}
+
+pub fn sql_hosts(credentials: &SqlCredentials) -> Vec<(String, u16)> {
+    vec![(credentials.host.clone(), credentials.port)]
+}
+
+/// Tenants' hosts must be public unless the instance allows private ones (see `host_guard`).
+pub async fn guard_hosts(state: &AppState, hosts: &[(String, u16)], field: &str) -> ApiResult<()> {
+    if state.config.allow_private_database_hosts {
+        return Ok(());
+    }
+    host_guard::ensure_public(hosts, field).await
 }
 
 /// The connection's event maps as stored (checked when they were saved).

@@ -1,0 +1,110 @@
+//! The relational-database connector: `sql_a` (PostgreSQL) and `sql_b` (MySQL or MariaDB).
+//!
+//! Every call opens one connection of its own, makes the session read-only, UTC and
+//! time-limited, and closes it when done. The connector only ever sends SELECTs it builds from
+//! catalog names (quoted per dialect) and bound parameters; see `query.rs` for how a map's
+//! window is paged exactly.
+
+mod credentials;
+mod dialect;
+mod errors;
+mod introspect;
+mod query;
+mod read;
+mod session;
+mod statement;
+
+pub use credentials::{SqlCredentials, SslMode};
+pub use dialect::Dialect;
+pub use session::SessionSettings;
+
+use payback_domain::event_map::EventMap;
+
+use crate::database::schema::SchemaSummary;
+use crate::database::{EventSink, ReadLimits};
+use crate::{ConnectorError, SyncWindow};
+use session::Session;
+
+/// What one connection of `sql_a` or `sql_b` reads with.
+#[derive(Debug, Clone)]
+pub struct SqlConfig {
+    pub dialect: Dialect,
+    pub credentials: SqlCredentials,
+    pub limits: ReadLimits,
+}
+
+/// Connects and reports what the connector sees, e.g.
+/// `PostgreSQL 15.20 answers; database shop, 12 tables readable; read-only session`.
+pub async fn test(config: &SqlConfig) -> Result<String, ConnectorError> {
+    let mut session = Session::open(config).await?;
+    let tables = introspect::list_tables(&mut session, None).await;
+    let settings = session.settings.clone();
+    session.close().await;
+    let tables = tables?;
+    // `Session::open` refused the session unless the server called it read-only.
+    Ok(format!(
+        "{} answers; database {}, {} {} readable; read-only session",
+        settings.server,
+        config.credentials.database,
+        tables.len(),
+        if tables.len() == 1 { "table" } else { "tables" },
+    ))
+}
+
+/// How the connector's session is set up on this server: the check every read starts with
+/// (a session the server does not call read-only is refused), and what `test` reports.
+pub async fn session_settings(config: &SqlConfig) -> Result<SessionSettings, ConnectorError> {
+    let session = Session::open(config).await?;
+    let settings = session.settings.clone();
+    session.close().await;
+    Ok(settings)
+}
+
+/// The tables `suggest-mappings` shows: the first [`DEFAULT_TABLES`] (and how many more
+/// there are), or the named ones (`table` or `schema.table`); unknown names are refused.
+///
+/// [`DEFAULT_TABLES`]: crate::database::schema::DEFAULT_TABLES
+pub async fn describe(
+    config: &SqlConfig,
+    tables: Option<&[String]>,
+) -> Result<SchemaSummary, ConnectorError> {
+    let mut session = Session::open(config).await?;
+    let summary = introspect::describe(&mut session, tables).await;
+    session.close().await;
+    summary
+}
+
+/// Reads every map's rows in the window into the sink, a page at a time. Answers the status
+/// line: one `MapCounts::describe` per map, joined by `; `.
+pub async fn sync(
+    config: &SqlConfig,
+    maps: &[EventMap],
+    window: SyncWindow,
+    product_currency: &str,
+    sink: &mut impl EventSink,
+) -> Result<String, ConnectorError> {
+    let mut session = Session::open(config).await?;
+    let mut lines = Vec::with_capacity(maps.len());
+    let mut outcome = Ok(());
+    for map in maps {
+        let line = read::read_map(
+            &mut session,
+            map,
+            window,
+            product_currency,
+            config.limits,
+            &config.credentials.user,
+            sink,
+        )
+        .await;
+        match line {
+            Ok(line) => lines.push(line),
+            Err(err) => {
+                outcome = Err(err);
+                break;
+            }
+        }
+    }
+    session.close().await;
+    outcome.map(|()| lines.join("; "))
+}
