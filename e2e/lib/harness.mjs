@@ -26,6 +26,19 @@ function required(name) {
   return value.replace(/\/$/, '');
 }
 
+/**
+ * A setting a script needs beyond the harness's own (a customer database's host, an expected
+ * total), from the environment; exits with the reason when it is missing. `fallback` is used
+ * when the variable is unset (pass '' for optional values such as an empty password).
+ */
+export function envSetting(name, fallback) {
+  const value = process.env[name];
+  if (value !== undefined) return value;
+  if (fallback !== undefined) return fallback;
+  console.error(`${name} is not set (the Rust test that runs this script passes it)`);
+  process.exit(2);
+}
+
 export class CheckFailed extends Error {}
 
 /** Fails the test with `message` unless `condition` holds. */

@@ -3,10 +3,10 @@
 
 mod app;
 pub mod browser;
+pub mod customer_db;
 mod executor;
 mod mail;
 mod postgres;
-pub mod customer_db;
 mod reply;
 mod smtp;
 pub mod synthetic;

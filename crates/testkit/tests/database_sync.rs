@@ -53,7 +53,10 @@ fn order_cents(i: i64) -> Option<i64> {
 
 fn sql_time(at: Timestamp) -> String {
     // `2026-11-20 14:00:00`: both engines read it; PostgreSQL as UTC under the session zone.
-    at.to_rfc3339().replace('T', " ").trim_end_matches('Z').to_owned()
+    at.to_rfc3339()
+        .replace('T', " ")
+        .trim_end_matches('Z')
+        .to_owned()
 }
 
 async fn fill(db: &CustomerDb) {
@@ -73,7 +76,11 @@ async fn fill(db: &CustomerDb) {
         "CREATE TABLE {schema}orders (id VARCHAR(40) PRIMARY KEY, user_id VARCHAR(40), paid_at {ts} NOT NULL, \
          amount {money} NOT NULL, currency CHAR(3) NOT NULL, status VARCHAR(20) NOT NULL)"
     ));
-    let zone = if db.engine == Engine::Postgres { "+00" } else { "" };
+    let zone = if db.engine == Engine::Postgres {
+        "+00"
+    } else {
+        ""
+    };
     for i in 0..USERS {
         let (source, medium) = match utm(i) {
             Some((s, m)) => (format!("'{s}'"), format!("'{m}'")),
@@ -129,10 +136,13 @@ fn path_word(engine: Engine) -> &'static str {
 }
 
 async fn attribution(app: &TestApp, token: &str, days: i64) -> Value {
-    app.get(&format!("/products/shop/attribution?days={days}"), Some(token))
-        .await
-        .expect(200)
-        .clone()
+    app.get(
+        &format!("/products/shop/attribution?days={days}"),
+        Some(token),
+    )
+    .await
+    .expect(200)
+    .clone()
 }
 
 /// Revenue per channel (the report's first-touch column) in a `days` window, from the rows.
@@ -164,8 +174,10 @@ fn report_revenue(report: &Value) -> std::collections::BTreeMap<String, i64> {
 fn assert_revenue(report: &Value, days: i64) {
     let expected = expected_revenue(days);
     let got = report_revenue(report);
-    let expected: std::collections::BTreeMap<String, i64> =
-        expected.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let expected: std::collections::BTreeMap<String, i64> = expected
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect();
     assert_eq!(got, expected, "days={days}");
     assert_eq!(
         report["totals"]["revenue_cents"].as_i64().unwrap(),
@@ -179,7 +191,11 @@ async fn run(app: &TestApp) {
 }
 
 async fn connection(app: &TestApp, token: &str) -> Value {
-    let list = app.get("/connections", Some(token)).await.expect(200).clone();
+    let list = app
+        .get("/connections", Some(token))
+        .await
+        .expect(200)
+        .clone();
     list.as_array().unwrap()[0].clone()
 }
 
@@ -204,7 +220,12 @@ async fn numbers_match(backend: Backend, engine: Engine) {
     let shown = connection(&app, &owner.token).await;
     assert_eq!(shown["kind"], word.replace('-', "_"));
     assert_eq!(shown["config"]["via"], "credentials");
-    assert!(shown["config"]["target"].as_str().unwrap().ends_with(&db.name));
+    assert!(
+        shown["config"]["target"]
+            .as_str()
+            .unwrap()
+            .ends_with(&db.name)
+    );
     assert_eq!(shown["event_maps"].as_array().unwrap().len(), 2);
 
     // The ladder: 30 days first, then a year, then everything.
@@ -214,7 +235,10 @@ async fn numbers_match(backend: Backend, engine: Engine) {
     assert_eq!(shown["backfill_days"], 30);
     assert_revenue(&attribution(&app, &owner.token, 30).await, 30);
     let year = attribution(&app, &owner.token, 365).await;
-    assert_eq!(year["totals"]["revenue_cents"], attribution(&app, &owner.token, 30).await["totals"]["revenue_cents"]);
+    assert_eq!(
+        year["totals"]["revenue_cents"],
+        attribution(&app, &owner.token, 30).await["totals"]["revenue_cents"]
+    );
 
     for depth in [365, 3650] {
         app.clock.advance(HOUR_MS);
@@ -237,7 +261,10 @@ async fn numbers_match(backend: Backend, engine: Engine) {
     // A re-read of the recent days stores nothing twice.
     app.clock.advance(HOUR_MS);
     run(&app).await;
-    assert_eq!(attribution(&app, &owner.token, now_days).await["totals"], report["totals"]);
+    assert_eq!(
+        attribution(&app, &owner.token, now_days).await["totals"],
+        report["totals"]
+    );
 }
 
 async fn postgres_numbers(backend: Backend) {
@@ -267,13 +294,24 @@ async fn wrong_password_never_shows(backend: Backend) {
     .await
     .expect(200);
     let tested = app
-        .post("/products/shop/connections/sql-a/test", Some(&owner.token), json!({}))
+        .post(
+            "/products/shop/connections/sql-a/test",
+            Some(&owner.token),
+            json!({}),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(tested["ok"], false);
-    assert!(tested["detail"].as_str().unwrap().contains("refused"), "{tested}");
-    let inventory = app.get("/connections", Some(&owner.token)).await.expect(200).to_string();
+    assert!(
+        tested["detail"].as_str().unwrap().contains("refused"),
+        "{tested}"
+    );
+    let inventory = app
+        .get("/connections", Some(&owner.token))
+        .await
+        .expect(200)
+        .to_string();
     let history = app.history(&owner.token, "?limit=1000").await;
     for text in [tested.to_string(), inventory, json!(history).to_string()] {
         assert!(!text.contains(PASSWORD), "{text}");
@@ -292,7 +330,11 @@ async fn wrong_password_never_shows(backend: Backend) {
     assert!(!String::from_utf8_lossy(&stored[0].0).contains(PASSWORD));
 }
 
-per_backend!(postgres_numbers, mariadb_numbers, wrong_password_never_shows);
+per_backend!(
+    postgres_numbers,
+    mariadb_numbers,
+    wrong_password_never_shows
+);
 
 #[test]
 fn the_fixture_spreads_revenue_over_every_row_kind() {

@@ -37,11 +37,18 @@ fn credentials() -> Value {
 }
 
 async fn run_due(app: &TestApp) -> String {
-    payback_server::services::sync::run_due(&app.state, app.clock.now()).await.unwrap()
+    payback_server::services::sync::run_due(&app.state, app.clock.now())
+        .await
+        .unwrap()
 }
 
 async fn connections(app: &TestApp, token: &str) -> Vec<Value> {
-    app.get("/connections", Some(token)).await.expect(200).as_array().unwrap().clone()
+    app.get("/connections", Some(token))
+        .await
+        .expect(200)
+        .as_array()
+        .unwrap()
+        .clone()
 }
 
 async fn staging_activation_and_maps(backend: Backend) {
@@ -51,7 +58,11 @@ async fn staging_activation_and_maps(backend: Backend) {
 
     // Credentials without maps: staged.
     let reply = app
-        .post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
+        .post(
+            "/products/shop/connections/sql-b",
+            token,
+            json!({ "credentials": credentials() }),
+        )
         .await;
     let staged = reply.expect(200).clone();
     assert_eq!(staged["status"], "pending");
@@ -88,17 +99,34 @@ async fn staging_activation_and_maps(backend: Backend) {
     assert_eq!(run_due(&app).await, "1 sync runs");
     let shown = &connections(&app, &owner.token).await[0];
     assert_eq!(shown["status"], "error", "{shown}");
-    assert!(shown["last_error"].as_str().unwrap().contains("shop"), "{shown}");
+    assert!(
+        shown["last_error"].as_str().unwrap().contains("shop"),
+        "{shown}"
+    );
 
     // Re-connecting with new credentials keeps the maps; an empty list stages it again.
-    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
-        .await
-        .expect(200);
-    assert_eq!(connections(&app, &owner.token).await[0]["event_maps"], json!([signups()]));
-    app.post("/products/shop/connections/sql-b/event-maps", token, json!({ "event_maps": [] }))
-        .await
-        .expect(200);
-    assert_eq!(connections(&app, &owner.token).await[0]["status"], "pending");
+    app.post(
+        "/products/shop/connections/sql-b",
+        token,
+        json!({ "credentials": credentials() }),
+    )
+    .await
+    .expect(200);
+    assert_eq!(
+        connections(&app, &owner.token).await[0]["event_maps"],
+        json!([signups()])
+    );
+    app.post(
+        "/products/shop/connections/sql-b/event-maps",
+        token,
+        json!({ "event_maps": [] }),
+    )
+    .await
+    .expect(200);
+    assert_eq!(
+        connections(&app, &owner.token).await[0]["status"],
+        "pending"
+    );
 
     // Every change is in the history.
     let actions: Vec<String> = app
@@ -107,8 +135,22 @@ async fn staging_activation_and_maps(backend: Backend) {
         .iter()
         .filter_map(|event| event["action"].as_str().map(str::to_owned))
         .collect();
-    assert_eq!(actions.iter().filter(|a| *a == "connection.event_maps").count(), 2, "{actions:?}");
-    assert_eq!(actions.iter().filter(|a| *a == "connection.connect").count(), 2, "{actions:?}");
+    assert_eq!(
+        actions
+            .iter()
+            .filter(|a| *a == "connection.event_maps")
+            .count(),
+        2,
+        "{actions:?}"
+    );
+    assert_eq!(
+        actions
+            .iter()
+            .filter(|a| *a == "connection.connect")
+            .count(),
+        2,
+        "{actions:?}"
+    );
 }
 
 async fn sql_a_may_be_staged_without_credentials(backend: Backend) {
@@ -116,13 +158,25 @@ async fn sql_a_may_be_staged_without_credentials(backend: Backend) {
     let owner = founder(&app).await;
     let token = Some(owner.token.as_str());
     let reply = app
-        .post("/products/shop/connections/sql-a", token, json!({ "event_maps": [signups()] }))
+        .post(
+            "/products/shop/connections/sql-a",
+            token,
+            json!({ "event_maps": [signups()] }),
+        )
         .await;
     assert_eq!(reply.expect(200)["status"], "pending");
-    let tested = app.post("/products/shop/connections/sql-a/test", token, json!({})).await;
+    let tested = app
+        .post("/products/shop/connections/sql-a/test", token, json!({}))
+        .await;
     let tested = tested.expect(200);
     assert_eq!(tested["ok"], false);
-    assert!(tested["detail"].as_str().unwrap().contains("no credentials"), "{tested}");
+    assert!(
+        tested["detail"]
+            .as_str()
+            .unwrap()
+            .contains("no credentials"),
+        "{tested}"
+    );
     app.post(
         "/products/shop/connections/sql-a/suggest-mappings",
         token,
@@ -145,21 +199,63 @@ async fn bad_bodies_name_their_field(backend: Backend) {
     let token = Some(owner.token.as_str());
     let cases = [
         ("sql-b", json!({}), "credentials"),
-        ("sql-b", json!({ "credentials": { "port": 3306, "user": "u", "database": "d" } }), "credentials.host"),
-        ("docdb", json!({ "credentials": { "uri": "postgres://x/y" } }), "credentials.uri"),
-        ("sql-b", json!({ "credentials": credentials(), "status": "paused" }), "status"),
-        ("sql-b", json!({ "credentials": credentials(), "status": "active" }), "status"),
-        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users" }] }), "event_maps"),
-        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users", "stage": "sale",
-            "timestamp": "t", "dedupe_key": "id" }] }), "event_maps[0].stage"),
-        ("sql-b", json!({ "credentials": credentials(), "event_maps": [{ "table": "users; drop", "stage": "lead",
-            "timestamp": "t", "dedupe_key": "id" }] }), "event_maps[0].table"),
-        ("docdb", json!({ "credentials": { "uri": "mongodb://127.0.0.1/shop" }, "event_maps": [{ "collection": "users",
-            "schema": "x", "stage": "lead", "timestamp": "t", "dedupe_key": "_id" }] }), "event_maps[0].schema"),
-        ("sql-b", json!({ "credentials": credentials(), "host_env": "DB_HOST" }), "host_env"),
+        (
+            "sql-b",
+            json!({ "credentials": { "port": 3306, "user": "u", "database": "d" } }),
+            "credentials.host",
+        ),
+        (
+            "docdb",
+            json!({ "credentials": { "uri": "postgres://x/y" } }),
+            "credentials.uri",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "status": "paused" }),
+            "status",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "status": "active" }),
+            "status",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "event_maps": [{ "table": "users" }] }),
+            "event_maps",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "event_maps": [{ "table": "users", "stage": "sale",
+            "timestamp": "t", "dedupe_key": "id" }] }),
+            "event_maps[0].stage",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "event_maps": [{ "table": "users; drop", "stage": "lead",
+            "timestamp": "t", "dedupe_key": "id" }] }),
+            "event_maps[0].table",
+        ),
+        (
+            "docdb",
+            json!({ "credentials": { "uri": "mongodb://127.0.0.1/shop" }, "event_maps": [{ "collection": "users",
+            "schema": "x", "stage": "lead", "timestamp": "t", "dedupe_key": "_id" }] }),
+            "event_maps[0].schema",
+        ),
+        (
+            "sql-b",
+            json!({ "credentials": credentials(), "host_env": "DB_HOST" }),
+            "host_env",
+        ),
     ];
     for (word, body, field) in cases {
-        let reply = app.post(&format!("/products/shop/connections/{word}"), token, body.clone()).await;
+        let reply = app
+            .post(
+                &format!("/products/shop/connections/{word}"),
+                token,
+                body.clone(),
+            )
+            .await;
         reply.expect_error(400, field);
     }
     // Nothing was half-written.
@@ -176,7 +272,11 @@ async fn encryption_must_be_configured(backend: Backend) {
         ("docdb", json!({ "uri": "mongodb://127.0.0.1:27017/shop" })),
     ] {
         let reply = app
-            .post(&format!("/products/shop/connections/{word}"), token, json!({ "credentials": creds }))
+            .post(
+                &format!("/products/shop/connections/{word}"),
+                token,
+                json!({ "credentials": creds }),
+            )
             .await;
         reply.expect_error(503, "PAYBACK_SECRET_KEY");
     }
@@ -203,7 +303,10 @@ async fn one_source_per_stage(backend: Backend) {
         json!({ "credentials": mongo, "event_maps": [doc_map] }),
     )
     .await
-    .expect_error(400, "event_maps[0].stage: `signup` is already fed by the sql_b connection");
+    .expect_error(
+        400,
+        "event_maps[0].stage: `signup` is already fed by the sql_b connection",
+    );
     // The same table twice into one stage is refused too.
     app.post(
         "/products/shop/connections/sql-b/event-maps",
@@ -218,7 +321,14 @@ async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
     let app = spawn(backend).await;
     let owner = founder(&app).await;
     let token = Some(owner.token.as_str());
-    for word in ["sql-a", "sql-b", "docdb", "payments", "analytics-a", "nothing"] {
+    for word in [
+        "sql-a",
+        "sql-b",
+        "docdb",
+        "payments",
+        "analytics-a",
+        "nothing",
+    ] {
         app.post(
             &format!("/products/shop/connections/{word}/event-maps"),
             token,
@@ -227,17 +337,29 @@ async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
         .await
         .expect_error(404, "connection");
     }
-    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": credentials() }))
-        .await
-        .expect(200);
+    app.post(
+        "/products/shop/connections/sql-b",
+        token,
+        json!({ "credentials": credentials() }),
+    )
+    .await
+    .expect(200);
     let stranger = app.signup_verified("stranger@example.com").await;
     let theirs = Some(stranger.token.as_str());
-    app.post("/products/shop/connections/sql-b/event-maps", theirs, json!({ "event_maps": [] }))
-        .await
-        .expect_error(404, "");
-    app.post("/products/shop/connections/sql-b", theirs, json!({ "credentials": credentials() }))
-        .await
-        .expect_error(404, "");
+    app.post(
+        "/products/shop/connections/sql-b/event-maps",
+        theirs,
+        json!({ "event_maps": [] }),
+    )
+    .await
+    .expect_error(404, "");
+    app.post(
+        "/products/shop/connections/sql-b",
+        theirs,
+        json!({ "credentials": credentials() }),
+    )
+    .await
+    .expect_error(404, "");
     app.post(
         "/products/shop/connections/sql-b/suggest-mappings",
         theirs,
@@ -246,17 +368,23 @@ async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
     .await
     .expect_error(404, "");
     assert!(connections(&app, &stranger.token).await.is_empty());
-    app.post("/products/shop/connections/sql-b/event-maps", None, json!({ "event_maps": [] }))
-        .await
-        .expect_error(401, "");
+    app.post(
+        "/products/shop/connections/sql-b/event-maps",
+        None,
+        json!({ "event_maps": [] }),
+    )
+    .await
+    .expect_error(401, "");
 }
 
 /// Operators may name environment variables of the API host instead of giving credentials;
 /// tenants may not. The names are stored and shown, the values never.
 async fn the_operator_environment_path(backend: Backend) {
     let db = CustomerDb::create(Engine::Postgres).await;
-    db.execute(&["CREATE TABLE users (id BIGINT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL, email TEXT)"])
-        .await;
+    db.execute(&[
+        "CREATE TABLE users (id BIGINT PRIMARY KEY, created_at TIMESTAMPTZ NOT NULL, email TEXT)",
+    ])
+    .await;
     let creds = db.credentials();
     let host = creds["host"].as_str().unwrap().to_owned();
     let user = creds["user"].as_str().unwrap().to_owned();
@@ -272,11 +400,17 @@ async fn the_operator_environment_path(backend: Backend) {
     let owner = founder(&app).await;
     let body = json!({ "host_env": "SHOP_DB_HOST", "port_env": "SHOP_DB_PORT", "user_env": "SHOP_DB_USER",
                        "database_env": "SHOP_DB_NAME", "event_maps": [signups()] });
-    app.post("/products/shop/connections/sql-a", Some(&owner.token), body.clone())
-        .await
-        .expect_error(403, "operators only");
+    app.post(
+        "/products/shop/connections/sql-a",
+        Some(&owner.token),
+        body.clone(),
+    )
+    .await
+    .expect_error(403, "operators only");
 
-    payback_server::operator::grant(&app.state, "founder@example.com").await.unwrap();
+    payback_server::operator::grant(&app.state, "founder@example.com")
+        .await
+        .unwrap();
     let mut bad = body.clone();
     bad["password_env"] = json!("PAYBACK_SECRET_KEY");
     app.post("/products/shop/connections/sql-a", Some(&owner.token), bad)
@@ -289,19 +423,29 @@ async fn the_operator_environment_path(backend: Backend) {
         .expect_error(400, "credentials: give either");
     let mut missing = body.clone();
     missing.as_object_mut().unwrap().remove("user_env");
-    app.post("/products/shop/connections/sql-a", Some(&owner.token), missing)
-        .await
-        .expect_error(400, "user_env");
+    app.post(
+        "/products/shop/connections/sql-a",
+        Some(&owner.token),
+        missing,
+    )
+    .await
+    .expect_error(400, "user_env");
 
     // Without PAYBACK_SECRET_KEY: the environment path stores no credential, so it works.
-    let reply = app.post("/products/shop/connections/sql-a", Some(&owner.token), body).await;
+    let reply = app
+        .post("/products/shop/connections/sql-a", Some(&owner.token), body)
+        .await;
     assert_eq!(reply.expect(200)["status"], "active");
     let shown = &connections(&app, &owner.token).await[0];
     assert_eq!(shown["config"]["via"], "operator_environment");
     assert_eq!(shown["config"]["env"]["host_env"], "SHOP_DB_HOST");
     assert!(!shown.to_string().contains(&db.name), "{shown}");
     let tested = app
-        .post("/products/shop/connections/sql-a/test", Some(&owner.token), json!({}))
+        .post(
+            "/products/shop/connections/sql-a/test",
+            Some(&owner.token),
+            json!({}),
+        )
         .await
         .expect(200)
         .clone();
@@ -312,19 +456,28 @@ async fn the_operator_environment_path(backend: Backend) {
 async fn an_unset_variable_is_named(backend: Backend) {
     let app = TestApp::spawn(backend).await;
     let owner = founder(&app).await;
-    payback_server::operator::grant(&app.state, "founder@example.com").await.unwrap();
+    payback_server::operator::grant(&app.state, "founder@example.com")
+        .await
+        .unwrap();
     let body = json!({ "host_env": "NOPE_HOST", "user_env": "NOPE_USER", "database_env": "NOPE_DB",
                        "status": "pending" });
     app.post("/products/shop/connections/sql-a", Some(&owner.token), body)
         .await
         .expect(200);
     let tested = app
-        .post("/products/shop/connections/sql-a/test", Some(&owner.token), json!({}))
+        .post(
+            "/products/shop/connections/sql-a/test",
+            Some(&owner.token),
+            json!({}),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(tested["ok"], false);
-    assert!(tested["detail"].as_str().unwrap().contains("NOPE_HOST"), "{tested}");
+    assert!(
+        tested["detail"].as_str().unwrap().contains("NOPE_HOST"),
+        "{tested}"
+    );
 }
 
 /// A tenant may not point a connection at the API host's neighbours.
@@ -338,18 +491,33 @@ async fn private_hosts_are_refused(backend: Backend) {
     let token = Some(owner.token.as_str());
     let mut local = credentials();
     local["host"] = json!("localhost");
-    app.post("/products/shop/connections/sql-b", token, json!({ "credentials": local }))
-        .await
-        .expect_error(400, "credentials.host: `localhost` is a loopback or private address");
+    app.post(
+        "/products/shop/connections/sql-b",
+        token,
+        json!({ "credentials": local }),
+    )
+    .await
+    .expect_error(
+        400,
+        "credentials.host: `localhost` is a loopback or private address",
+    );
     let mut metadata = credentials();
     metadata["host"] = json!("169.254.169.254");
-    app.post("/products/shop/connections/sql-a", token, json!({ "credentials": metadata }))
-        .await
-        .expect_error(400, "credentials.host");
+    app.post(
+        "/products/shop/connections/sql-a",
+        token,
+        json!({ "credentials": metadata }),
+    )
+    .await
+    .expect_error(400, "credentials.host");
     let uri = json!({ "uri": "mongodb://db.example.com,10.0.0.7:27017/shop" });
-    app.post("/products/shop/connections/docdb", token, json!({ "credentials": uri }))
-        .await
-        .expect_error(400, "credentials.uri: `10.0.0.7`");
+    app.post(
+        "/products/shop/connections/docdb",
+        token,
+        json!({ "credentials": uri }),
+    )
+    .await
+    .expect_error(400, "credentials.uri: `10.0.0.7`");
     assert!(connections(&app, &owner.token).await.is_empty());
 }
 

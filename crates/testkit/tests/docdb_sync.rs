@@ -63,15 +63,24 @@ fn expected_by_channel() -> (i64, i64) {
 async fn docdb_numbers(backend: Backend) {
     let server = nx_server::server();
     let database = format!("shop_{}", uuid::Uuid::new_v4().simple());
-    let client = mongodb::Client::with_uri_str(server.uri(&database)).await.unwrap();
+    let client = mongodb::Client::with_uri_str(server.uri(&database))
+        .await
+        .unwrap();
     let (users, orders) = documents();
     let db = client.database(&database);
-    db.collection::<Document>("users").insert_many(users).await.unwrap();
-    db.collection::<Document>("orders").insert_many(orders).await.unwrap();
+    db.collection::<Document>("users")
+        .insert_many(users)
+        .await
+        .unwrap();
+    db.collection::<Document>("orders")
+        .insert_many(orders)
+        .await
+        .unwrap();
 
     let app = TestApp::spawn_with(backend, |config| {
-        config.secret_key =
-            Some(Redacted(base64::engine::general_purpose::STANDARD.encode([3_u8; 32])));
+        config.secret_key = Some(Redacted(
+            base64::engine::general_purpose::STANDARD.encode([3_u8; 32]),
+        ));
     })
     .await;
     let owner = app.signup_verified("founder@example.com").await;
@@ -99,10 +108,17 @@ async fn docdb_numbers(backend: Backend) {
     assert_eq!(reply.expect(200)["status"], "active");
     let ran = sync::run_due(&app.state, app.clock.now()).await.unwrap();
     assert_eq!(ran, "1 sync runs");
-    let list = app.get("/connections", Some(&owner.token)).await.expect(200).clone();
+    let list = app
+        .get("/connections", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
     assert_eq!(list[0]["last_error"], Value::Null, "{list}");
     assert_eq!(list[0]["backfill_days"], 30);
-    assert_eq!(list[0]["config"]["target"], format!("mongodb://127.0.0.1:{}/{database}", server.port));
+    assert_eq!(
+        list[0]["config"]["target"],
+        format!("mongodb://127.0.0.1:{}/{database}", server.port)
+    );
 
     let report = app
         .get("/products/shop/attribution?days=30", Some(&owner.token))
@@ -130,10 +146,17 @@ async fn docdb_numbers(backend: Backend) {
     )
     .await
     .expect(200);
-    let shown = app.get("/connections", Some(&owner.token)).await.expect(200).to_string();
+    let shown = app
+        .get("/connections", Some(&owner.token))
+        .await
+        .expect(200)
+        .to_string();
     let history = json!(app.history(&owner.token, "?limit=100").await).to_string();
     for text in [shown, history] {
-        assert!(!text.contains("s3cret-mongo-pw") && !text.contains("reader:"), "{text}");
+        assert!(
+            !text.contains("s3cret-mongo-pw") && !text.contains("reader:"),
+            "{text}"
+        );
     }
 }
 

@@ -17,10 +17,13 @@ use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, Session, TestApp, per_backend};
 use serde_json::{Value, json};
 
+/// One request the fake received: its `Authorization` header and its body.
+type Recorded = (Option<String>, Value);
+
 /// A chat-completions endpoint that records each request and answers `content`, or `status`.
 #[derive(Clone)]
 struct GatewayFake {
-    requests: Arc<Mutex<Vec<(Option<String>, Value)>>>,
+    requests: Arc<Mutex<Vec<Recorded>>>,
     content: String,
     status: StatusCode,
 }
@@ -53,7 +56,10 @@ async fn answer(
         .map(str::to_owned);
     fake.requests.lock().unwrap().push((auth, body));
     if fake.status != StatusCode::OK {
-        return (fake.status, axum::Json(json!({ "error": { "message": "overloaded" } })));
+        return (
+            fake.status,
+            axum::Json(json!({ "error": { "message": "overloaded" } })),
+        );
     }
     let completion = json!({
         "id": "chatcmpl-1", "object": "chat.completion", "created": 1_795_262_400,
@@ -100,8 +106,16 @@ fn suggest_path() -> &'static str {
 }
 
 async fn connections_unchanged(app: &TestApp, token: &str) {
-    let list = app.get("/connections", Some(token)).await.expect(200).clone();
-    assert_eq!(list[0]["event_maps"], json!([]), "suggestions are never saved");
+    let list = app
+        .get("/connections", Some(token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(
+        list[0]["event_maps"],
+        json!([]),
+        "suggestions are never saved"
+    );
     assert_eq!(list[0]["status"], "pending");
 }
 
@@ -126,7 +140,11 @@ async fn the_ai_path_admits_only_what_exists(backend: Backend) {
     .await;
     let owner = connected(&app, &db).await;
     let reply = app
-        .post(suggest_path(), Some(&owner.token), json!({ "source": "ai", "tables": ["users", "orders"] }))
+        .post(
+            suggest_path(),
+            Some(&owner.token),
+            json!({ "source": "ai", "tables": ["users", "orders"] }),
+        )
         .await;
     let body = reply.expect(200).clone();
     assert_eq!(body["source"], "ai");
@@ -154,19 +172,34 @@ async fn the_ai_path_admits_only_what_exists(backend: Backend) {
     assert_eq!(request["response_format"]["type"], "json_object");
     assert_eq!(request["messages"][0]["role"], "system");
     let prompt = request["messages"][1]["content"].as_str().unwrap();
-    assert!(prompt.contains("amount_cents") && !prompt.contains("feature_flags"), "{prompt}");
+    assert!(
+        prompt.contains("amount_cents") && !prompt.contains("feature_flags"),
+        "{prompt}"
+    );
     connections_unchanged(&app, &owner.token).await;
 
     // An empty table list is refused on the AI path; an unknown table names itself.
-    app.post(suggest_path(), Some(&owner.token), json!({ "source": "ai", "tables": [] }))
-        .await
-        .expect_error(400, "tables");
-    app.post(suggest_path(), Some(&owner.token), json!({ "source": "ai", "tables": ["nope"] }))
-        .await
-        .expect_error(400, "nope");
-    app.post(suggest_path(), Some(&owner.token), json!({ "source": "magic" }))
-        .await
-        .expect_error(400, "source");
+    app.post(
+        suggest_path(),
+        Some(&owner.token),
+        json!({ "source": "ai", "tables": [] }),
+    )
+    .await
+    .expect_error(400, "tables");
+    app.post(
+        suggest_path(),
+        Some(&owner.token),
+        json!({ "source": "ai", "tables": ["nope"] }),
+    )
+    .await
+    .expect_error(400, "nope");
+    app.post(
+        suggest_path(),
+        Some(&owner.token),
+        json!({ "source": "magic" }),
+    )
+    .await
+    .expect_error(400, "source");
 }
 
 async fn a_failing_gateway_is_a_502(backend: Backend) {
@@ -179,7 +212,13 @@ async fn a_failing_gateway_is_a_502(backend: Backend) {
     })
     .await;
     let owner = connected(&app, &db).await;
-    let reply = app.post(suggest_path(), Some(&owner.token), json!({ "source": "ai" })).await;
+    let reply = app
+        .post(
+            suggest_path(),
+            Some(&owner.token),
+            json!({ "source": "ai" }),
+        )
+        .await;
     reply.expect_error(502, "model gateway answered 503");
     assert!(!reply.expect(502).to_string().contains("gw-key-123"));
 }
@@ -188,9 +227,13 @@ async fn no_gateway_no_ai(backend: Backend) {
     let db = shop_database().await;
     let app = TestApp::spawn_with(backend, |config| config.secret_key = Some(secret_key())).await;
     let owner = connected(&app, &db).await;
-    app.post(suggest_path(), Some(&owner.token), json!({ "source": "ai" }))
-        .await
-        .expect_error(503, "PAYBACK_MODEL_GATEWAY_KEY");
+    app.post(
+        suggest_path(),
+        Some(&owner.token),
+        json!({ "source": "ai" }),
+    )
+    .await
+    .expect_error(503, "PAYBACK_MODEL_GATEWAY_KEY");
     // Without a connection: 404 before anything else.
     app.post(
         "/products/shop/connections/sql-b/suggest-mappings",
@@ -244,7 +287,10 @@ async fn presets_recognise_the_schema(backend: Backend) {
     let orders = suggestions.iter().find(|m| m["table"] == "orders").unwrap();
     assert_eq!(orders["stage"], "payment");
     assert_eq!(orders["user_id"], "user_id");
-    assert_eq!(orders["revenue"], json!({ "column": "amount_cents", "unit": "cents", "currency": "currency" }));
+    assert_eq!(
+        orders["revenue"],
+        json!({ "column": "amount_cents", "unit": "cents", "currency": "currency" })
+    );
 
     // The proposals are valid maps: saving them as they are works.
     app.post(
@@ -257,18 +303,35 @@ async fn presets_recognise_the_schema(backend: Backend) {
 
     // One preset only; an unknown one or one that does not fit is a 404.
     let only = app
-        .post(suggest_path(), token, json!({ "source": "preset", "preset_id": "orders" }))
+        .post(
+            suggest_path(),
+            token,
+            json!({ "source": "preset", "preset_id": "orders" }),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(only["suggestions"].as_array().unwrap().len(), 1);
     assert_eq!(only["suggestions"][0]["table"], "orders");
-    app.post(suggest_path(), token, json!({ "source": "preset", "preset_id": "django" }))
-        .await
-        .expect_error(404, "does not fit");
-    app.post(suggest_path(), token, json!({ "source": "preset", "preset_id": "nope" }))
-        .await
-        .expect_error(404, "nope");
+    app.post(
+        suggest_path(),
+        token,
+        json!({ "source": "preset", "preset_id": "django" }),
+    )
+    .await
+    .expect_error(404, "does not fit");
+    app.post(
+        suggest_path(),
+        token,
+        json!({ "source": "preset", "preset_id": "nope" }),
+    )
+    .await
+    .expect_error(404, "nope");
 }
 
-per_backend!(presets_recognise_the_schema, the_ai_path_admits_only_what_exists, a_failing_gateway_is_a_502, no_gateway_no_ai);
+per_backend!(
+    presets_recognise_the_schema,
+    the_ai_path_admits_only_what_exists,
+    a_failing_gateway_is_a_502,
+    no_gateway_no_ai
+);

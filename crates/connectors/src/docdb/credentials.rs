@@ -120,7 +120,10 @@ mod host_tests {
         let credentials = DocdbCredentials::from_json(&uri).expect("valid");
         assert_eq!(
             credentials.hosts(),
-            vec![("a.example.com".to_owned(), 27018), ("b.example.com".to_owned(), 27017)]
+            vec![
+                ("a.example.com".to_owned(), 27018),
+                ("b.example.com".to_owned(), 27017)
+            ]
         );
     }
 }

@@ -134,7 +134,14 @@ async fn connect_sql_b(
     Path(slug): Path<String>,
     Json(body): Json<DatabaseRequest>,
 ) -> ApiResult<Json<DatabaseConnected>> {
-    connect(&state, &caller, &slug, ConnectionKind::SqlB, tenant_input(body)).await
+    connect(
+        &state,
+        &caller,
+        &slug,
+        ConnectionKind::SqlB,
+        tenant_input(body),
+    )
+    .await
 }
 
 /// Connects the product's MongoDB database with one connection-string `uri`; map fields use
@@ -150,7 +157,14 @@ async fn connect_docdb(
     Path(slug): Path<String>,
     Json(body): Json<DatabaseRequest>,
 ) -> ApiResult<Json<DatabaseConnected>> {
-    connect(&state, &caller, &slug, ConnectionKind::Docdb, tenant_input(body)).await
+    connect(
+        &state,
+        &caller,
+        &slug,
+        ConnectionKind::Docdb,
+        tenant_input(body),
+    )
+    .await
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

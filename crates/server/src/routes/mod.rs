@@ -3,9 +3,9 @@
 pub mod attribution;
 pub mod auth;
 pub mod connections;
-pub mod databases;
 pub mod conversions;
 pub mod dashboard;
+pub mod databases;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;

@@ -53,7 +53,9 @@ impl EnvNames {
                 .chars()
                 .next()
                 .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
-                && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
                 && name.len() <= 128;
             if !plain {
                 return Err(ApiError::bad_request(format!(
@@ -102,7 +104,9 @@ impl EnvNames {
         }
         SqlCredentials::from_json(&Value::Object(object), Dialect::Postgres).map_err(
             |(field, message)| {
-                ApiError::Conflict(format!("the environment variables do not work: {field}: {message}"))
+                ApiError::Conflict(format!(
+                    "the environment variables do not work: {field}: {message}"
+                ))
             },
         )
     }

@@ -40,12 +40,17 @@ fn requested_status(status: Option<&str>) -> ApiResult<Option<ConnectionStatus>>
         None => Ok(None),
         Some("pending") => Ok(Some(ConnectionStatus::Pending)),
         Some("active") => Ok(Some(ConnectionStatus::Active)),
-        Some(_) => Err(ApiError::bad_request("status: must be `pending` or `active`")),
+        Some(_) => Err(ApiError::bad_request(
+            "status: must be `pending` or `active`",
+        )),
     }
 }
 
 /// A database connection goes active only with something to read.
-fn settle_status(requested: Option<ConnectionStatus>, has_maps: bool) -> ApiResult<ConnectionStatus> {
+fn settle_status(
+    requested: Option<ConnectionStatus>,
+    has_maps: bool,
+) -> ApiResult<ConnectionStatus> {
     match requested {
         Some(ConnectionStatus::Active) if !has_maps => Err(ApiError::bad_request(
             "status: an active database connection needs event_maps (stage it as `pending` until they are ready)",
@@ -109,7 +114,11 @@ pub async fn connect(
             ));
         }
     }
-    let env = if env_path { Some(input.env.check()?) } else { None };
+    let env = if env_path {
+        Some(input.env.check()?)
+    } else {
+        None
+    };
     let credentials = match (&input.credentials, env_path) {
         (Some(credentials), _) => Some(parse_credentials(state, kind, credentials).await?),
         // `sql-a` may be staged with its maps before anyone has credentials for it.
@@ -134,7 +143,9 @@ pub async fn connect(
     };
     let usable = credentials.is_some()
         || env.is_some()
-        || kept.as_ref().is_some_and(|(id, config)| id.is_some() || config.contains("operator_environment"));
+        || kept
+            .as_ref()
+            .is_some_and(|(id, config)| id.is_some() || config.contains("operator_environment"));
     if requested == Some(ConnectionStatus::Active) && !usable {
         return Err(ApiError::bad_request(
             "status: an active connection needs credentials (stage it as `pending` until they are known)",
@@ -154,7 +165,9 @@ pub async fn connect(
     let config = match (&credentials, &env, &kept) {
         (Some((_, target)), _, _) => json!({ "target": target, "via": "credentials" }),
         (None, Some(names), _) => json!({ "via": "operator_environment", "env": names }),
-        (None, None, Some((_, config))) => serde_json::from_str(config).unwrap_or_else(|_| json!({})),
+        (None, None, Some((_, config))) => {
+            serde_json::from_str(config).unwrap_or_else(|_| json!({}))
+        }
         (None, None, None) => json!({ "via": "none yet" }),
     };
     let maps_json = maps.as_ref().map(|maps| json!(maps).to_string());
@@ -182,8 +195,15 @@ pub async fn connect(
         "connection_id": id, "kind": kind.as_str(), "status": status.as_str(), "config": config,
         "event_maps": maps.as_ref().map(Vec::len),
     });
-    audit::record_product(&mut tx, &caller.actor(), &product, "connection.connect", payload, now)
-        .await?;
+    audit::record_product(
+        &mut tx,
+        &caller.actor(),
+        &product,
+        "connection.connect",
+        payload,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok((id, status))
 }
@@ -227,8 +247,15 @@ pub async fn replace_event_maps(
     )
     .await?;
     let payload = json!({ "connection_id": row.id, "kind": kind.as_str(), "event_maps": maps, "status": status });
-    audit::record_product(&mut tx, &caller.actor(), &product, "connection.event_maps", payload, now)
-        .await?;
+    audit::record_product(
+        &mut tx,
+        &caller.actor(),
+        &product,
+        "connection.event_maps",
+        payload,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(maps)
 }

@@ -68,8 +68,17 @@ mod tests {
     #[test]
     fn private_ranges_are_not_public() {
         for private in [
-            "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0",
-            "100.64.0.1", "::1", "fd00::1", "fe80::1", "::ffff:127.0.0.1",
+            "127.0.0.1",
+            "10.1.2.3",
+            "172.16.0.1",
+            "192.168.1.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "100.64.0.1",
+            "::1",
+            "fd00::1",
+            "fe80::1",
+            "::ffff:127.0.0.1",
         ] {
             assert!(!is_public(private.parse().unwrap()), "{private}");
         }
@@ -81,9 +90,15 @@ mod tests {
     #[tokio::test]
     async fn names_and_literals_are_checked() {
         let refused = ensure_public(&[("localhost".to_owned(), 5432)], "credentials.host").await;
-        assert!(matches!(refused, Err(ApiError::BadRequest(ref m)) if m.starts_with("credentials.host:")));
+        assert!(
+            matches!(refused, Err(ApiError::BadRequest(ref m)) if m.starts_with("credentials.host:"))
+        );
         let literal = ensure_public(&[("10.0.0.5".to_owned(), 5432)], "credentials.host").await;
         assert!(literal.is_err());
-        assert!(ensure_public(&[("8.8.8.8".to_owned(), 5432)], "credentials.host").await.is_ok());
+        assert!(
+            ensure_public(&[("8.8.8.8".to_owned(), 5432)], "credentials.host")
+                .await
+                .is_ok()
+        );
     }
 }

@@ -73,8 +73,7 @@ pub async fn suggest(
     let row = store::find(&state.store, &product.id, kind.as_str())
         .await?
         .ok_or_else(not_found)?;
-    if request.source == SuggestionSource::Ai
-        && request.tables.as_ref().is_some_and(Vec::is_empty)
+    if request.source == SuggestionSource::Ai && request.tables.as_ref().is_some_and(Vec::is_empty)
     {
         return Err(ApiError::bad_request(
             "tables: name at least one table, or leave it out for the first 30",
@@ -89,15 +88,16 @@ pub async fn suggest(
     let summary = describe(state, &row, tables.as_deref()).await?;
     match gateway {
         None => {
-            let found = presets::suggest(&summary, request.preset_id.as_deref())
-                .map_err(|err| match err {
+            let found = presets::suggest(&summary, request.preset_id.as_deref()).map_err(
+                |err| match err {
                     PresetError::UnknownPreset(id) => {
                         ApiError::NotFound(format!("preset_id: no preset `{id}`"))
                     }
                     PresetError::DoesNotFit(id) => {
                         ApiError::NotFound(format!("preset_id: `{id}` does not fit this schema"))
                     }
-                })?;
+                },
+            )?;
             Ok(Suggestions {
                 source: "preset".to_owned(),
                 model: None,
@@ -114,7 +114,10 @@ pub async fn suggest(
                 FieldSyntax::Column
             };
             let answer = gateway
-                .ask_json(&system_prompt(syntax), &json!({ "schema": summary }).to_string())
+                .ask_json(
+                    &system_prompt(syntax),
+                    &json!({ "schema": summary }).to_string(),
+                )
                 .await?;
             let (suggestions, rejected) = admit(&answer.value, &summary, syntax);
             Ok(Suggestions {
@@ -172,7 +175,10 @@ fn system_prompt(syntax: FieldSyntax) -> String {
 /// The model's proposals that pass every rule and name only tables and fields the summary
 /// holds; answers them and how many were dropped.
 fn admit(answer: &Value, summary: &SchemaSummary, syntax: FieldSyntax) -> (Vec<EventMap>, usize) {
-    let proposed = answer["suggestions"].as_array().cloned().unwrap_or_default();
+    let proposed = answer["suggestions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let total = proposed.len();
     let mut admitted: Vec<EventMap> = Vec::new();
     for value in proposed {

@@ -39,7 +39,8 @@ async fn open_secret(state: &AppState, row: &ConnectionRow) -> ApiResult<serde_j
         .await?
         .ok_or_else(no_credentials)?;
     let plain = vault.open(&row.account_id, &sealed)?;
-    serde_json::from_slice(&plain).map_err(|_| ApiError::internal("a stored credential is malformed"))
+    serde_json::from_slice(&plain)
+        .map_err(|_| ApiError::internal("a stored credential is malformed"))
 }
 
 /// The non-secret settings of a connection, as stored in `config`.

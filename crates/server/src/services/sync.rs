@@ -6,12 +6,12 @@
 
 use payback_connectors::database::EventSink;
 use payback_connectors::{ConnectorError, SyncWindow, docdb, payments, sql};
-use payback_domain::event::IncomingEvent;
 use payback_domain::connection::{self, ConnectionKind};
+use payback_domain::event::IncomingEvent;
 use payback_domain::{DAY_MS, Timestamp};
+use payback_store::AccountScope;
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
 use payback_store::products::{self, ProductRow};
-use payback_store::AccountScope;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::ingest::{self, Source};
@@ -132,7 +132,9 @@ impl EventSink for IngestSink<'_> {
         for batch in events.chunks(self.source.max_batch()) {
             ingest::ingest(self.state, self.product, self.source, batch.to_vec())
                 .await
-                .map_err(|err| ConnectorError::Config(format!("writing the events failed: {err}")))?;
+                .map_err(|err| {
+                    ConnectorError::Config(format!("writing the events failed: {err}"))
+                })?;
         }
         Ok(())
     }

@@ -48,7 +48,7 @@ export function AllConnectionsPage() {
         {(rows) =>
           rows.length === 0 ? (
             <Empty title="No connections yet">
-              Open a product from the <a href={href('/')}>portfolio</a> and choose its Connections tab to connect Stripe.
+              Open a product from the <a href={href('/')}>portfolio</a> and choose its Connections tab to connect Stripe or your own database.
             </Empty>
           ) : (
             <div class="connections-table">

@@ -1,6 +1,7 @@
 // One connection of a product: what it is, how it is doing (status, last and next sync, how much
 // history it has read, a run in progress, the last error), and what can be done with it: test
-// the stored key, sync now, replace the key, disconnect.
+// the stored key, sync now, replace the key, disconnect. A database also shows its event maps
+// and opens their editor (at once while it is staged without any).
 
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -8,9 +9,13 @@ import { when } from '../../format';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
 import { ConfirmAction } from '../../ui/confirm-action';
+import { DatabaseForm } from './database-form';
+import { isDatabaseKind } from './database-types';
+import { mapTitle } from './event-map-draft';
+import { EventMapEditor } from './event-map-editor';
 import { PaymentsForm } from './payments-form';
 import type { Connection, Disconnected, PaymentStage, SyncStarted, TestOutcome } from './types';
-import { backfillWords, configLines, kindName, kindPath, STATUS_WORDS, syncingWords } from './words';
+import { backfillWords, configLines, kindName, kindPath, mapCountWords, STATUS_WORDS, syncingWords } from './words';
 
 export function ConnectionCard({
   connection,
@@ -38,6 +43,10 @@ export function ConnectionCard({
 
   const lines = configLines(connection.config);
   const stage = connection.config?.default_stage;
+  const database = isDatabaseKind(connection.kind) ? connection.kind : null;
+  const maps = connection.event_maps ?? [];
+  const [editing, setEditing] = useState(database !== null && maps.length === 0);
+  const editorId = `${headingId}-maps`;
 
   return (
     <article class="connection-card" aria-labelledby={headingId} data-connection={connection.kind}>
@@ -52,6 +61,16 @@ export function ConnectionCard({
       <dl class="connection-facts">
         <dt>Set up with</dt>
         <dd>{lines.length ? lines.join(' · ') : 'no settings'}</dd>
+        {database && (
+          <>
+            <dt>Event maps</dt>
+            <dd>
+              <span class="map-count">{mapCountWords(maps)}</span>
+              {maps.length > 0 && `: ${maps.map(mapTitle).join(', ')}`}
+              {connection.status === 'pending' && ' (staged: nothing is read until the maps are activated)'}
+            </dd>
+          </>
+        )}
         <dt>Last sync</dt>
         <dd>{when(connection.last_sync_at, 'never')}</dd>
         <dt>Next sync</dt>
@@ -100,14 +119,32 @@ export function ConnectionCard({
         >
           {connection.syncing ? 'Syncing…' : 'Sync now'}
         </button>
+        {database && (
+          <button
+            type="button"
+            class="outline small"
+            aria-expanded={editing}
+            aria-controls={editorId}
+            onClick={() => setEditing((open) => !open)}
+          >
+            {editing ? 'Close event maps' : 'Edit event maps'}
+          </button>
+        )}
         <ConfirmAction
           label="Disconnect"
           confirmLabel={`Disconnect ${name}`}
           question={
-            <>
-              Payback deletes the stored key and stops syncing. Everything already read (events, revenue, refunds)
-              stays in your reports; connect again at any time to resume.
-            </>
+            database ? (
+              <>
+                Payback deletes the stored credentials and the event maps and stops reading the database. Everything
+                already read stays in your reports.
+              </>
+            ) : (
+              <>
+                Payback deletes the stored key and stops syncing. Everything already read (events, revenue, refunds)
+                stays in your reports; connect again at any time to resume.
+              </>
+            )
           }
           busy={disconnect.busy}
           error={disconnect.error}
@@ -131,6 +168,23 @@ export function ConnectionCard({
       )}
       <ErrorNote error={sync.error} />
 
+      {database && editing && (
+        <div id={editorId}>
+          <EventMapEditor connection={connection} kind={database} onSaved={onChanged} />
+        </div>
+      )}
+      {database && (
+        <details class="replace-key">
+          <summary>Replace credentials</summary>
+          <DatabaseForm
+            slug={connection.product_slug}
+            kind={database}
+            replacing
+            staged={connection.status === 'pending'}
+            onConnected={onChanged}
+          />
+        </details>
+      )}
       {connection.kind === 'payments' && (
         <details class="replace-key">
           <summary>Replace key</summary>

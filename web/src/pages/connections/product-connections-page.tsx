@@ -1,5 +1,6 @@
-// `#/p/:slug/connections`: the sources feeding one product. Today that is Stripe (the `payments`
-// kind): connect it with a key, see how its syncs are going, test, sync now, replace the key or
+// `#/p/:slug/connections`: the sources feeding one product: Stripe (the `payments` kind, with a
+// key) and the product's own databases (PostgreSQL, MySQL/MariaDB, MongoDB, with credentials and
+// event maps). Each connection shows how its syncs are going, with test, sync now, replace and
 // disconnect. The other source types the service will read are listed as coming later.
 
 import { useCallback } from 'preact/hooks';
@@ -7,7 +8,9 @@ import { href } from '../../router';
 import type { ProductRow } from '../../types';
 import { ProductFrame } from '../../ui/product-frame';
 import { Await, Empty } from '../../ui/states';
+import { ConnectDatabase } from './connect-database';
 import { ConnectionCard } from './connection-card';
+import { isDatabaseKind } from './database-types';
 import { PaymentsForm } from './payments-form';
 import { useConnections } from './use-connections';
 import type { Connection } from './types';
@@ -31,7 +34,8 @@ function ProductConnections({ product }: { product: ProductRow }) {
       <p>
         Connections read your sources into this product's reports, hourly and on demand. For Stripe, syncing turns
         successful charges into revenue (in {product.currency}) and refunds and disputes into negative rows, each
-        matched to a customer by <code>metadata.user_id</code> or by email.
+        matched to a customer by <code>metadata.user_id</code> or by email. For your own database, event maps say
+        which tables become which funnel events.
       </p>
       <Await loaded={connections} what="Loading the connections">
         {(rows) => {
@@ -40,7 +44,8 @@ function ProductConnections({ product }: { product: ProductRow }) {
             <>
               {rows.length === 0 && (
                 <Empty title="No connections yet">
-                  Connect Stripe below with a secret or restricted key: the first sync reads the last 30 days.
+                  Connect Stripe below with a secret or restricted key, or your own database with its credentials: the
+                  first sync reads the last 30 days.
                 </Empty>
               )}
               {rows.map((connection) => (
@@ -57,6 +62,11 @@ function ProductConnections({ product }: { product: ProductRow }) {
                   <PaymentsForm slug={product.slug} replacing={false} onConnected={connections.reload} />
                 </article>
               )}
+              <ConnectDatabase
+                slug={product.slug}
+                connected={rows.map((c) => c.kind).filter(isDatabaseKind)}
+                onConnected={connections.reload}
+              />
             </>
           );
         }}

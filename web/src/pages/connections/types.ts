@@ -1,5 +1,7 @@
 // The connection shapes as the API answers them (see /openapi.json, tag "connections").
 
+import type { EventMap } from './database-types';
+
 export type ConnectionStatus = 'pending' | 'active' | 'error' | 'disabled';
 
 /** One row of `GET /connections`; `config` is redacted by the server, secrets never appear. */
@@ -16,6 +18,8 @@ export interface Connection {
   sync_phase: string | null;
   product_slug: string;
   next_sync_at: string | null;
+  /** Database kinds: how their tables become events (empty while staged); null for others. */
+  event_maps: EventMap[] | null;
 }
 
 export interface Connected {

@@ -1,10 +1,14 @@
-// Connections in words: kind names, status, backfill depth and the redacted config, so the
-// product page and the all-products table say the same thing.
+// Connections in words: kind names, status, backfill depth, the redacted config and a
+// database's event maps, so the product page and the all-products table say the same thing.
 
+import type { EventMap } from './database-types';
 import type { Connection, ConnectionStatus } from './types';
 
 const KIND_NAMES: Record<string, string> = {
   payments: 'Payments (Stripe)',
+  sql_a: 'PostgreSQL database',
+  sql_b: 'MySQL or MariaDB database',
+  docdb: 'MongoDB database',
 };
 
 /** `payments` -> "Payments (Stripe)"; a kind this page does not know yet reads as its word. */
@@ -18,7 +22,8 @@ export function kindPath(kind: string): string {
 }
 
 export const STATUS_WORDS: Record<ConnectionStatus, string> = {
-  pending: 'pending',
+  // Only databases are ever pending: saved, but not read until their maps are activated.
+  pending: 'staged',
   active: 'active',
   error: 'error',
   disabled: 'disabled',
@@ -43,15 +48,47 @@ export function stageWords(stage: string): string {
 export function configLines(config: Connection['config']): string[] {
   if (!config) return [];
   const lines: string[] = [];
-  // What the key is reads first, then the settings.
-  const entries = Object.entries(config).sort(([a], [b]) => Number(b === 'key') - Number(a === 'key'));
+  // What the key is (or where the database is) reads first, then the settings.
+  const first = (name: string) => Number(name === 'key' || name === 'target');
+  const entries = Object.entries(config).sort(([a], [b]) => first(b) - first(a));
   for (const [name, value] of entries) {
     if (value === null || value === undefined || value === '') continue;
-    if (name === 'key' && typeof value === 'string') lines.push(value);
+    if ((name === 'key' || name === 'target') && typeof value === 'string') lines.push(value);
     else if (name === 'default_stage' && typeof value === 'string') lines.push(`charges ${stageWords(value)}`);
+    else if (name === 'via' && typeof value === 'string') lines.push(VIA_WORDS[value] ?? `via ${value}`);
+    else if (name === 'env' && value && typeof value === 'object') lines.push(envWords(value as Record<string, unknown>));
     else lines.push(`${name.replace(/_/g, ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return lines;
+}
+
+/** How a database connection gets its credentials. */
+const VIA_WORDS: Record<string, string> = {
+  credentials: 'credentials stored encrypted',
+  operator_environment: "credentials from the API host's environment",
+  'none yet': 'no credentials yet',
+};
+
+/** `{host_env: "PGHOST", ...}` -> "host from PGHOST, user from PGUSER". */
+function envWords(env: Record<string, unknown>): string {
+  const parts = Object.entries(env)
+    .filter(([, variable]) => typeof variable === 'string' && variable !== '')
+    .map(([name, variable]) => `${name.replace(/_env$/, '')} from ${String(variable)}`);
+  return parts.join(', ');
+}
+
+/** "2 event maps" / "no event maps yet". */
+export function mapCountWords(maps: EventMap[] | null | undefined): string {
+  const n = maps?.length ?? 0;
+  if (n === 0) return 'no event maps yet';
+  return n === 1 ? '1 event map' : `${n} event maps`;
+}
+
+/** What a database calls the things it holds and the names inside them. */
+export function tableWord(kind: string): { table: string; tables: string; field: string } {
+  return kind === 'docdb'
+    ? { table: 'collection', tables: 'collections', field: 'field path' }
+    : { table: 'table', tables: 'tables', field: 'column' };
 }
 
 /** What a sync is doing right now, e.g. "syncing: reading". */
@@ -67,5 +104,4 @@ export const COMING_LATER: string[] = [
   'Social-network ads and pages',
   'Product analytics and session recordings',
   'SEO and AI-search visibility tools',
-  'Your own database (PostgreSQL, MySQL, MongoDB)',
 ];
