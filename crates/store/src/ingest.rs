@@ -63,6 +63,7 @@ const CHUNK: usize = 500;
 #[derive(Debug, Clone)]
 pub(crate) struct ProfileDelta {
     pub first_seen_at: i64,
+    pub last_seen_at: i64,
     pub first_touch: Option<(i64, String)>,
     pub acquired_at: Option<i64>,
     pub revenue_cents: i64,
@@ -71,6 +72,7 @@ pub(crate) struct ProfileDelta {
 impl ProfileDelta {
     fn absorb(&mut self, other: ProfileDelta) {
         self.first_seen_at = self.first_seen_at.min(other.first_seen_at);
+        self.last_seen_at = self.last_seen_at.max(other.last_seen_at);
         let earlier = |touch: &(i64, String)| {
             self.first_touch
                 .as_ref()
@@ -167,6 +169,7 @@ pub async fn write_batch(
             .or_default() += 1;
         let delta = ProfileDelta {
             first_seen_at: at,
+            last_seen_at: at,
             first_touch: event.channel.clone().map(|channel| (at, channel)),
             acquired_at: event.acquires.then_some(at),
             revenue_cents: if event.is_revenue {
@@ -249,6 +252,7 @@ async fn link_identities(
 struct StoredProfile {
     identity: String,
     first_seen_at: i64,
+    last_seen_at: Option<i64>,
     first_touch_at: Option<i64>,
     first_channel: Option<String>,
     acquired_at: Option<i64>,
@@ -328,7 +332,7 @@ async fn merge_anonymous_into_users(
         for identity in &anonymous {
             list.push_bind(identity);
         }
-        query.push(") RETURNING identity, first_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents");
+        query.push(") RETURNING identity, first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents");
         query.build_query_as().fetch_all(conn).await
     })?;
     let user_of: HashMap<String, String> = links
@@ -342,6 +346,7 @@ async fn merge_anonymous_into_users(
         };
         let delta = ProfileDelta {
             first_seen_at: stored.first_seen_at,
+            last_seen_at: stored.last_seen_at.unwrap_or(stored.first_seen_at),
             first_touch: stored.first_touch_at.zip(stored.first_channel),
             acquired_at: stored.acquired_at,
             revenue_cents: stored.revenue_cents,
@@ -475,13 +480,14 @@ pub(crate) async fn upsert_profiles(
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
             let mut query = sqlx::QueryBuilder::new(
-                "INSERT INTO identity_profiles (product_id, identity, first_seen_at, first_touch_at, first_channel, \
-                 acquired_at, acquired_day, revenue_cents) ",
+                "INSERT INTO identity_profiles (product_id, identity, first_seen_at, last_seen_at, first_touch_at, \
+                 first_channel, acquired_at, acquired_day, revenue_cents) ",
             );
             query.push_values(chunk, |mut row, (identity, delta)| {
                 row.push_bind(product_id)
                     .push_bind(*identity)
                     .push_bind(delta.first_seen_at)
+                    .push_bind(delta.last_seen_at)
                     .push_bind(delta.first_touch.as_ref().map(|t| t.0))
                     .push_bind(delta.first_touch.as_ref().map(|t| t.1.clone()))
                     .push_bind(delta.acquired_at)
@@ -492,6 +498,9 @@ pub(crate) async fn upsert_profiles(
                 " ON CONFLICT (product_id, identity) DO UPDATE SET \
                  first_seen_at = CASE WHEN excluded.first_seen_at < identity_profiles.first_seen_at \
                      THEN excluded.first_seen_at ELSE identity_profiles.first_seen_at END, \
+                 last_seen_at = CASE WHEN identity_profiles.last_seen_at IS NULL \
+                     OR excluded.last_seen_at > identity_profiles.last_seen_at \
+                     THEN excluded.last_seen_at ELSE identity_profiles.last_seen_at END, \
                  first_touch_at = CASE WHEN excluded.first_touch_at IS NOT NULL AND (identity_profiles.first_touch_at IS NULL \
                      OR excluded.first_touch_at < identity_profiles.first_touch_at) \
                      THEN excluded.first_touch_at ELSE identity_profiles.first_touch_at END, \

@@ -88,14 +88,8 @@ pub struct Coverage {
 
 pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Coverage> {
     let (first_day, last_day) = (span.first_day(), span.last_day());
-    // Distinct identities first (read from the covering `(product_id, day, identity)` index),
-    // then one profile lookup each: the window's rows are many more than its identities.
-    let (identities_total, identities_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
-        "SELECT COUNT(*), COUNT(p.first_channel) FROM \
-         (SELECT DISTINCT identity FROM stage_identity_days WHERE product_id = $1 AND day >= $2 AND day <= $3) d \
-         LEFT JOIN identity_profiles p ON p.product_id = $1 AND p.identity = d.identity")
-        .bind(product_id).bind(&first_day).bind(&last_day)
-        .fetch_one(pool).await)?;
+    let (identities_total, identities_with_channel) =
+        active_identities(db, product_id, span).await?;
     let (events_total, events_with_channel): (i64, i64) = on_db!(db, pool => sqlx::query_as(
         "SELECT COALESCE(CAST(SUM(events) AS BIGINT), 0), \
          COALESCE(CAST(SUM(CASE WHEN channel <> '' THEN events ELSE 0 END) AS BIGINT), 0) \
@@ -115,6 +109,32 @@ pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Cove
         transactions_total,
         transactions_with_identity,
     })
+}
+
+/// Identities active in the window, and how many of them have a first touch. A window that
+/// reaches past every identity's last activity (the usual one, ending today) is a range count
+/// on `(product_id, last_seen_at, first_channel)`: active in it means last seen at or after its
+/// start. Any other window deduplicates its `(stage, day, identity)` rows.
+async fn active_identities(db: &Db, product_id: &str, span: Span) -> StoreResult<(i64, i64)> {
+    let later: Option<(i64,)> = on_db!(db, pool => sqlx::query_as(
+        "SELECT last_seen_at FROM identity_profiles WHERE product_id = $1 AND last_seen_at >= $2 LIMIT 1")
+        .bind(product_id).bind(span.end.millis())
+        .fetch_optional(pool).await)?;
+    if later.is_none() {
+        return Ok(on_db!(db, pool => sqlx::query_as(
+            "SELECT COUNT(*), COUNT(first_channel) FROM identity_profiles \
+             WHERE product_id = $1 AND last_seen_at >= $2")
+            .bind(product_id).bind(span.start.millis())
+            .fetch_one(pool).await)?);
+    }
+    // Distinct identities first (read from the covering `(product_id, day, identity)` index),
+    // then one profile lookup each: the window's rows are many more than its identities.
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT COUNT(*), COUNT(p.first_channel) FROM \
+         (SELECT DISTINCT identity FROM stage_identity_days WHERE product_id = $1 AND day >= $2 AND day <= $3) d \
+         LEFT JOIN identity_profiles p ON p.product_id = $1 AND p.identity = d.identity")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
+        .fetch_one(pool).await)?)
 }
 
 /// The active primary conversion the report leads with (the oldest, when several are).
