@@ -198,6 +198,12 @@ runBrowserTest(
     check(synced.last_sync_at, 'the API has a last sync');
     await card.getByText(await shownTime(page, synced.last_sync_at), { exact: true }).first().waitFor();
     checkEqual(await revenue(), EXPECTED_REVENUE_CENTS, "the product's 30-day revenue after the sync");
+    check(/orders: \d+ rows, \d+ events/.test(synced.last_detail ?? ''), `the API's last_detail: ${synced.last_detail}`);
+    checkEqual(
+      (await card.locator('.connection-detail').textContent())?.trim(),
+      synced.last_detail,
+      "the card's last run line vs GET /connections",
+    );
     checkEqual(
       await card.locator('.map-count').textContent(),
       `${synced.event_maps.length} event maps`,

@@ -27,12 +27,14 @@ pub struct ConnectionRow {
     pub created_at: i64,
     /// JSON array of event maps (database kinds); `[]` otherwise.
     pub event_maps: String,
+    /// The last successful run's status line.
+    pub last_detail: Option<String>,
 }
 
 const SELECT: &str = "SELECT c.id, c.account_id, c.product_id, p.slug AS product_slug, c.kind, \
     c.status, c.config, c.credential_id, c.backfill_days, c.last_sync_at, c.last_error, \
     c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_phase, c.created_at, \
-    c.event_maps FROM connections c JOIN products p ON p.id = c.product_id";
+    c.event_maps, c.last_detail FROM connections c JOIN products p ON p.id = c.product_id";
 
 /// A sealed credential: what `open` needs besides the key.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -237,7 +239,7 @@ pub async fn set_phase(db: &Db, id: &str, phase: &str) -> StoreResult<()> {
 
 /// How a run ended.
 pub enum RunOutcome<'a> {
-    Succeeded { backfill_days: i64 },
+    Succeeded { backfill_days: i64, detail: &'a str },
     Failed { error: &'a str },
 }
 
@@ -251,15 +253,19 @@ pub async fn finish(
     next_sync_at: Timestamp,
 ) -> StoreResult<()> {
     match outcome {
-        RunOutcome::Succeeded { backfill_days } => {
+        RunOutcome::Succeeded {
+            backfill_days,
+            detail,
+        } => {
             on_db!(db, pool => sqlx::query(
                 "UPDATE connections SET status = 'active', backfill_days = $1, last_sync_at = $2, last_error = NULL, \
-                 consecutive_failures = 0, next_sync_at = $3, syncing_since = NULL, sync_phase = NULL \
+                 consecutive_failures = 0, next_sync_at = $3, syncing_since = NULL, sync_phase = NULL, last_detail = $5 \
                  WHERE id = $4 AND status <> 'disabled'")
                 .bind(backfill_days)
                 .bind(now.millis())
                 .bind(next_sync_at.millis())
                 .bind(id)
+                .bind(detail)
                 .execute(pool)
                 .await.map(|done| done.rows_affected()))?;
         }

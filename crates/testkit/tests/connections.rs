@@ -144,6 +144,10 @@ async fn connect_sync_and_climb_the_ladder(backend: Backend) {
     assert_eq!(after_first["status"], "active");
     assert_eq!(after_first["last_error"], Value::Null);
     assert_eq!(after_first["last_sync_at"], app.clock.now().to_rfc3339());
+    assert_eq!(
+        after_first["last_detail"],
+        "2 charges, 1 refund, 0 disputes read"
+    );
     assert_eq!(revenue(&app, &owner.token, 30).await, 5_000 + 3_000 - 1_000);
     let asked = fake.requests();
     let charges = asked.iter().find(|r| r.path == "/v1/charges").unwrap();

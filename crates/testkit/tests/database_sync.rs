@@ -233,6 +233,20 @@ async fn numbers_match(backend: Backend, engine: Engine) {
     let shown = connection(&app, &owner.token).await;
     assert_eq!(shown["last_error"], Value::Null, "{shown}");
     assert_eq!(shown["backfill_days"], 30);
+    // The status line counts what the 30 days held: users signed up 1, 12 and 23 days ago
+    // (0, 1, 2), orders of users 0 and 2 (both paid, in dollars).
+    let table = |name: &str| match engine {
+        Engine::Postgres => format!("app.{name}"),
+        Engine::MariaDb => name.to_owned(),
+    };
+    assert_eq!(
+        shown["last_detail"],
+        format!(
+            "{}: 3 rows, 3 events; {}: 2 rows, 2 events",
+            table("users"),
+            table("orders")
+        )
+    );
     assert_revenue(&attribution(&app, &owner.token, 30).await, 30);
     let year = attribution(&app, &owner.token, 365).await;
     assert_eq!(
@@ -245,6 +259,18 @@ async fn numbers_match(backend: Backend, engine: Engine) {
         run(&app).await;
         assert_eq!(connection(&app, &owner.token).await["backfill_days"], depth);
     }
+    // Everything read: the euro order is counted apart, the refunded one never read.
+    let orders = (0..USERS).filter(|i| i % 2 == 0 && *i != 10).count();
+    let detail = connection(&app, &owner.token).await["last_detail"].clone();
+    assert_eq!(
+        detail,
+        format!(
+            "{}: {USERS} rows, {USERS} events; {}: {orders} rows, {} events, 1 in another currency",
+            table("users"),
+            table("orders"),
+            orders - 1
+        )
+    );
     let now_days = 365;
     let report = attribution(&app, &owner.token, now_days).await;
     assert_revenue(&report, now_days);

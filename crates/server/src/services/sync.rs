@@ -52,7 +52,11 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
         Ok(detail) => {
             tracing::info!(connection = %row.id, kind = %kind, days, %detail, "sync run done");
             let backfill_days = connection::backfill_after(row.backfill_days, days);
-            book(state, &row, RunOutcome::Succeeded { backfill_days }, now).await;
+            let outcome = RunOutcome::Succeeded {
+                backfill_days,
+                detail: &detail,
+            };
+            book(state, &row, outcome, now).await;
         }
         Err(error) => {
             tracing::warn!(connection = %row.id, kind = %kind, days, %error, "sync run failed");

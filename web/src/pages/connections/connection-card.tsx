@@ -81,6 +81,12 @@ export function ConnectionCard({
         <dd aria-live="polite" aria-busy={connection.syncing}>
           {syncingWords(connection)}
         </dd>
+        {connection.last_detail && (
+          <>
+            <dt>Last run read</dt>
+            <dd class="connection-detail">{connection.last_detail}</dd>
+          </>
+        )}
         {connection.last_error && (
           <>
             <dt>Last error</dt>

@@ -12,6 +12,8 @@ export interface Connection {
   config: Record<string, unknown> | null;
   last_sync_at: string | null;
   last_error: string | null;
+  /** What the last successful run read (rows, events, skipped). */
+  last_detail: string | null;
   /** How deep the source has read: 0 (never), 30, 365, then 3650 (everything). */
   backfill_days: number;
   syncing: boolean;
