@@ -342,18 +342,22 @@ async fn wrong_password_never_shows(backend: Backend) {
     for text in [tested.to_string(), inventory, json!(history).to_string()] {
         assert!(!text.contains(PASSWORD), "{text}");
     }
-    let stored: Vec<(Vec<u8>,)> = match &app.state.store {
-        payback_store::Db::Sqlite(pool) => sqlx::query_as("SELECT ciphertext FROM credentials")
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-        payback_store::Db::Postgres(pool) => sqlx::query_as("SELECT ciphertext FROM credentials")
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-    };
-    assert_eq!(stored.len(), 1);
-    assert!(!String::from_utf8_lossy(&stored[0].0).contains(PASSWORD));
+    // The stored bytes: read through the store, as the service reads them.
+    let store = &app.state.store;
+    let list = payback_store::connections::list(store, &payback_store::Visibility::AllAccounts)
+        .await
+        .unwrap();
+    let credential_id = list[0].credential_id.as_deref().unwrap();
+    let sealed = payback_store::connections::credential(store, credential_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        !sealed
+            .ciphertext
+            .windows(PASSWORD.len())
+            .any(|w| w == PASSWORD.as_bytes())
+    );
 }
 
 per_backend!(

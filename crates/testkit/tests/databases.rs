@@ -353,13 +353,19 @@ async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
     )
     .await
     .expect_error(404, "");
-    app.post(
-        "/products/shop/connections/sql-b",
-        theirs,
-        json!({ "credentials": credentials() }),
-    )
-    .await
-    .expect_error(404, "");
+    for (word, creds) in [
+        ("sql-a", credentials()),
+        ("sql-b", credentials()),
+        ("docdb", json!({ "uri": "mongodb://127.0.0.1:27017/shop" })),
+    ] {
+        app.post(
+            &format!("/products/shop/connections/{word}"),
+            theirs,
+            json!({ "credentials": creds }),
+        )
+        .await
+        .expect_error(404, "");
+    }
     app.post(
         "/products/shop/connections/sql-b/suggest-mappings",
         theirs,
