@@ -102,8 +102,12 @@ async fn load(
             let mut mix = EventMix::new(worker as u64 + 1, IDENTITIES, SystemClock.now(), 30);
             let url = format!("{}/products/{}/events", target.base_url, target.slug);
             let mut latencies = Vec::new();
+            // Paced workers start evenly spread over one period: the offered load arrives as
+            // a steady stream, not as bursts of `concurrency` batches at the same instant.
             let mut tick = period.map(|p| {
-                let mut interval = tokio::time::interval(p);
+                let offset = p.mul_f64(worker as f64 / concurrency as f64);
+                let mut interval =
+                    tokio::time::interval_at(tokio::time::Instant::now() + offset, p);
                 interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
                 interval
             });

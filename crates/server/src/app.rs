@@ -13,6 +13,7 @@ use axum::response::IntoResponse;
 use axum::routing::get;
 use payback_domain::{Clock, SystemClock};
 use payback_store::Db;
+use payback_store::ingest::IngestWriter;
 use tower_governor::GovernorLayer;
 use tower_governor::errors::GovernorError;
 use tower_governor::governor::GovernorConfigBuilder;
@@ -52,6 +53,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         .build()
         .map_err(|err| ApiError::Config(format!("HTTP client: {err}")))?;
     Ok(AppState {
+        ingest: IngestWriter::start(&store),
         store,
         config: Arc::new(config),
         clock,

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use payback_domain::Clock;
 use payback_store::Db;
+use payback_store::ingest::IngestWriter;
 
 use crate::config::Config;
 use crate::mail::Mailer;
@@ -13,6 +14,8 @@ use crate::services::execution::SpendExecutors;
 #[derive(Clone, Debug)]
 pub struct AppState {
     pub store: Db,
+    /// Where events are written: batches that arrive together share one transaction.
+    pub ingest: IngestWriter,
     pub config: Arc<Config>,
     pub clock: Arc<dyn Clock>,
     pub mailer: Mailer,

@@ -11,6 +11,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The ingest writer is gone: the service is shutting down.
+    #[error("the event writer has stopped")]
+    WriterStopped,
 }
 
 impl StoreError {

@@ -146,6 +146,15 @@ async fn an_invalid_event_refuses_the_whole_batch(app: TestApp) {
             json!([{"dedupe_id": "a", "stage": "visit", "attribution": {"utm_source": 5}}]),
             "events[0].attribution.utm_source",
         ),
+        // PostgreSQL cannot store U+0000: it used to fail there as a 500.
+        (
+            json!([{"dedupe_id": "a", "stage": "visit"}, {"dedupe_id": "b", "stage": "visit", "name": "sign\u{0}up"}]),
+            "events[1].name: must not contain the NUL character",
+        ),
+        (
+            json!([{"dedupe_id": "a\u{0}", "stage": "visit"}]),
+            "events[0].dedupe_id: must not contain the NUL character",
+        ),
     ] {
         send(&app, &key, body).await.expect_error(400, needle);
     }

@@ -6,7 +6,7 @@ use payback_domain::connection::ConnectionKind;
 use payback_domain::event::IncomingEvent;
 use payback_domain::event::MAX_FUTURE_MS;
 use payback_domain::{Stage, Timestamp};
-use payback_store::ingest::{self, EventRecord};
+use payback_store::ingest::EventRecord;
 use payback_store::products::ProductRow;
 
 use crate::error::{ApiError, ApiResult};
@@ -117,35 +117,6 @@ pub async fn ingest(
     if records.is_empty() {
         return Ok(0);
     }
-    write_with_retries(state, &product.id, &records, now).await?;
+    state.ingest.write(&product.id, records, now).await?;
     Ok(received)
-}
-
-/// Concurrent batches of one product upsert the same daily rollup rows; on PostgreSQL two of
-/// them can deadlock, and the database aborts one. The batch is all or nothing, so running it
-/// again is safe; a few tries with a short, growing pause absorb any realistic contention.
-async fn write_with_retries(
-    state: &AppState,
-    product_id: &str,
-    records: &[EventRecord],
-    now: Timestamp,
-) -> ApiResult<()> {
-    const ATTEMPTS: u32 = 5;
-    let mut attempt = 1;
-    loop {
-        let written = async {
-            let mut tx = state.store.begin().await?;
-            ingest::write_batch(&mut tx, product_id, records, now).await?;
-            tx.commit().await
-        }
-        .await;
-        match written {
-            Err(err) if err.is_transient() && attempt < ATTEMPTS => {
-                tracing::debug!(attempt, error = %err, "ingest transaction retried");
-                tokio::time::sleep(std::time::Duration::from_millis(u64::from(attempt) * 5)).await;
-                attempt += 1;
-            }
-            other => return Ok(other?),
-        }
-    }
 }

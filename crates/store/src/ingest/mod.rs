@@ -1,0 +1,230 @@
+//! Writing a batch of events and keeping the per-identity and daily tables reports read.
+//!
+//! One call, one transaction (the caller's). In order:
+//! 1. anonymous ids seen with a user id are linked (first link wins) and their earlier events,
+//!    revenue rows, daily rows and profile are merged into the user's identity;
+//! 2. each event resolves to its canonical identity (`u:<user>` or `a:<anonymous>`);
+//! 3. events are inserted, duplicates (same dedupe id in the namespace) dropped;
+//! 4. for the new events only: daily rollups, identity profiles (first touch, acquisition,
+//!    revenue), revenue rows;
+//! 5. the last touch of every revenue row of the identities touched is recomputed, so events
+//!    arriving out of order or identities merging never leave a stale last touch.
+
+mod links;
+mod rollups;
+mod writer;
+
+use std::collections::{BTreeSet, HashMap};
+
+use payback_domain::Timestamp;
+
+use crate::Tx;
+use crate::error::StoreResult;
+use links::link_identities;
+use rollups::RollupChanges;
+pub use rollups::recompute_last_touch;
+pub use writer::IngestWriter;
+
+/// An event ready to store: validated, classified, not yet resolved to an identity.
+#[derive(Debug, Clone)]
+pub struct EventRecord {
+    pub namespace: String,
+    pub dedupe_id: String,
+    pub stage: &'static str,
+    pub name: Option<String>,
+    pub occurred_at: Timestamp,
+    pub anonymous_id: Option<String>,
+    pub user_id: Option<String>,
+    pub email: Option<String>,
+    pub value_cents: Option<i64>,
+    pub currency: Option<String>,
+    pub channel: Option<String>,
+    pub attribution: Option<String>,
+    /// `attribution.utm_campaign`, kept in its own indexed column for the distribution log.
+    pub utm_campaign: Option<String>,
+    pub properties: Option<String>,
+    /// A valued converted/payment event: it writes a revenue row.
+    pub is_revenue: bool,
+    /// A converted/payment event: the identity's first one acquires the customer.
+    pub acquires: bool,
+}
+
+/// What a batch did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BatchOutcome {
+    pub inserted: usize,
+    pub duplicates: usize,
+}
+
+pub fn user_identity(user_id: &str) -> String {
+    format!("u:{user_id}")
+}
+
+pub fn anonymous_identity(anonymous_id: &str) -> String {
+    format!("a:{anonymous_id}")
+}
+
+/// Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters at 18 columns.
+pub(crate) const CHUNK: usize = 500;
+
+/// One request's events and when they arrived: the unit whose outcome is reported.
+#[derive(Debug, Clone, Copy)]
+pub struct Batch<'a> {
+    pub events: &'a [EventRecord],
+    pub received_at: Timestamp,
+}
+
+/// Writes one batch in the caller's transaction.
+pub async fn write_batch(
+    tx: &mut Tx,
+    product_id: &str,
+    events: &[EventRecord],
+    received_at: Timestamp,
+) -> StoreResult<BatchOutcome> {
+    let outcomes = write_batches(
+        tx,
+        product_id,
+        &[Batch {
+            events,
+            received_at,
+        }],
+    )
+    .await?;
+    Ok(outcomes.into_iter().next().unwrap_or_default())
+}
+
+/// Writes several batches of one product in the caller's transaction, as if one after the
+/// other: a dedupe id seen in an earlier batch (or earlier in the same batch) counts as that
+/// batch's and is a duplicate afterwards. Returns one outcome per batch, in order.
+pub async fn write_batches(
+    tx: &mut Tx,
+    product_id: &str,
+    batches: &[Batch<'_>],
+) -> StoreResult<Vec<BatchOutcome>> {
+    lock_product(tx, product_id).await?;
+    let events: Vec<&EventRecord> = batches.iter().flat_map(|batch| batch.events).collect();
+    let received_at: Vec<i64> = batches
+        .iter()
+        .flat_map(|batch| std::iter::repeat_n(batch.received_at.millis(), batch.events.len()))
+        .collect();
+    let batch_of: Vec<usize> = batches
+        .iter()
+        .enumerate()
+        .flat_map(|(index, batch)| std::iter::repeat_n(index, batch.events.len()))
+        .collect();
+    // A link is recorded when this transaction runs: the latest arrival among the batches.
+    let linked_at = batches
+        .iter()
+        .map(|batch| batch.received_at)
+        .max_by_key(|at| at.millis())
+        .unwrap_or(Timestamp::from_millis(0));
+
+    let mut recompute: BTreeSet<String> = BTreeSet::new();
+    let links = link_identities(tx, product_id, &events, linked_at, &mut recompute).await?;
+    let identities: Vec<Option<String>> = events
+        .iter()
+        .map(|event| match (&event.user_id, &event.anonymous_id) {
+            (Some(user), _) => Some(user_identity(user)),
+            (None, Some(anonymous)) => Some(
+                links
+                    .get(anonymous)
+                    .map_or_else(|| anonymous_identity(anonymous), |user| user_identity(user)),
+            ),
+            (None, None) => None,
+        })
+        .collect();
+
+    let mut inserted_ids: HashMap<(String, String), i64> = HashMap::new();
+    for ((chunk, chunk_identities), chunk_received) in events
+        .chunks(CHUNK)
+        .zip(identities.chunks(CHUNK))
+        .zip(received_at.chunks(CHUNK))
+    {
+        for (namespace, dedupe_id, id) in
+            insert_events(tx, product_id, chunk, chunk_identities, chunk_received).await?
+        {
+            inserted_ids.insert((namespace, dedupe_id), id);
+        }
+    }
+
+    let mut changes = RollupChanges::default();
+    let mut outcomes: Vec<BatchOutcome> = batches
+        .iter()
+        .map(|batch| BatchOutcome {
+            inserted: 0,
+            duplicates: batch.events.len(),
+        })
+        .collect();
+    for ((event, identity), batch) in events.iter().zip(&identities).zip(&batch_of) {
+        // A dedupe id repeated among the batches is inserted once: count it once, first seen.
+        let Some(event_id) =
+            inserted_ids.remove(&(event.namespace.clone(), event.dedupe_id.clone()))
+        else {
+            continue;
+        };
+        if let Some(outcome) = outcomes.get_mut(*batch) {
+            outcome.inserted += 1;
+            outcome.duplicates -= 1;
+        }
+        changes.add(event, event_id, identity.as_deref());
+    }
+    recompute.extend(changes.identities_to_recompute());
+    changes.write(tx, product_id).await?;
+    recompute_last_touch(tx, product_id, &recompute).await?;
+    Ok(outcomes)
+}
+
+/// Takes the product's ingest lock until the transaction ends. Batches of one product upsert
+/// the same rollup rows and merge the same identities; on PostgreSQL, running them side by side
+/// deadlocks, so they queue on a transaction-scoped advisory lock (other products, and readers,
+/// are not held up). SQLite runs one write transaction at a time already.
+async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
+    if let Tx::Postgres(inner) = tx {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(product_id)
+            .execute(&mut **inner)
+            .await?;
+    }
+    Ok(())
+}
+
+/// Inserts events, skipping duplicates; returns `(namespace, dedupe_id, id)` of those inserted.
+async fn insert_events(
+    tx: &mut Tx,
+    product_id: &str,
+    events: &[&EventRecord],
+    identities: &[Option<String>],
+    received_at: &[i64],
+) -> StoreResult<Vec<(String, String, i64)>> {
+    if events.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(on_tx!(tx, conn => {
+        let mut query = sqlx::QueryBuilder::new(
+            "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
+             user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
+        );
+        query.push_values(events.iter().zip(identities).zip(received_at), |mut row, ((event, identity), received_at)| {
+            row.push_bind(product_id)
+                .push_bind(&event.namespace)
+                .push_bind(&event.dedupe_id)
+                .push_bind(event.stage)
+                .push_bind(&event.name)
+                .push_bind(event.occurred_at.millis())
+                .push_bind(event.occurred_at.day())
+                .push_bind(identity)
+                .push_bind(&event.anonymous_id)
+                .push_bind(&event.user_id)
+                .push_bind(&event.email)
+                .push_bind(event.value_cents)
+                .push_bind(&event.currency)
+                .push_bind(&event.channel)
+                .push_bind(&event.attribution)
+                .push_bind(&event.utm_campaign)
+                .push_bind(&event.properties)
+                .push_bind(*received_at);
+        });
+        query.push(" ON CONFLICT (product_id, namespace, dedupe_id) DO NOTHING RETURNING namespace, dedupe_id, id");
+        query.build_query_as().fetch_all(conn).await
+    })?)
+}

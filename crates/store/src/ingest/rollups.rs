@@ -1,0 +1,296 @@
+//! The per-identity and daily tables reports read, maintained as each batch lands: daily
+//! rollups, identity profiles, revenue rows and their last touch.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use payback_domain::Timestamp;
+
+use super::{CHUNK, EventRecord};
+use crate::Tx;
+use crate::error::StoreResult;
+
+/// Per-identity changes a batch brings, merged into `identity_profiles` with one upsert.
+#[derive(Debug, Clone)]
+pub(crate) struct ProfileDelta {
+    pub first_seen_at: i64,
+    pub last_seen_at: i64,
+    pub first_touch: Option<(i64, String)>,
+    pub acquired_at: Option<i64>,
+    pub revenue_cents: i64,
+}
+
+impl ProfileDelta {
+    pub(super) fn absorb(&mut self, other: ProfileDelta) {
+        self.first_seen_at = self.first_seen_at.min(other.first_seen_at);
+        self.last_seen_at = self.last_seen_at.max(other.last_seen_at);
+        let earlier = |touch: &(i64, String)| {
+            self.first_touch
+                .as_ref()
+                .is_none_or(|mine| touch.0 < mine.0)
+        };
+        if let Some(touch) = other.first_touch.filter(earlier) {
+            self.first_touch = Some(touch);
+        }
+        self.acquired_at = match (self.acquired_at, other.acquired_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.revenue_cents += other.revenue_cents;
+    }
+}
+
+/// What the newly stored events of a transaction add to the rollups, merged in memory so each
+/// rollup row is written once per transaction however many events touch it.
+#[derive(Default)]
+pub(super) struct RollupChanges {
+    stage_days: BTreeMap<(&'static str, String, String), i64>,
+    event_days: BTreeMap<EventDayKey, i64>,
+    profiles: BTreeMap<String, ProfileDelta>,
+    revenue: Vec<RevenueRow>,
+    /// Identities whose revenue rows' last touch may have changed.
+    recompute: BTreeSet<String>,
+}
+
+impl RollupChanges {
+    /// Counts a newly stored event (`event_id`) of `identity`.
+    pub(super) fn add(&mut self, event: &EventRecord, event_id: i64, identity: Option<&str>) {
+        let at = event.occurred_at.millis();
+        let day = event.occurred_at.day();
+        // The namespace's prefix names the source: `api:<slug>` -> `api`, `web:<slug>` -> `web`.
+        let source = event
+            .namespace
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let channel = event.channel.clone().unwrap_or_default();
+        *self
+            .event_days
+            .entry((
+                day.clone(),
+                event.stage,
+                channel,
+                identity.is_some(),
+                source,
+            ))
+            .or_default() += 1;
+        if event.is_revenue {
+            self.revenue.push(RevenueRow {
+                event_id,
+                stage: event.stage,
+                identity: identity.map(str::to_owned),
+                occurred_at: at,
+                day: day.clone(),
+                amount_cents: event.value_cents.unwrap_or_default(),
+                currency: event.currency.clone().unwrap_or_default(),
+            });
+        }
+        let Some(identity) = identity else { return };
+        *self
+            .stage_days
+            .entry((event.stage, day, identity.to_owned()))
+            .or_default() += 1;
+        let delta = ProfileDelta {
+            first_seen_at: at,
+            last_seen_at: at,
+            first_touch: event.channel.clone().map(|channel| (at, channel)),
+            acquired_at: event.acquires.then_some(at),
+            revenue_cents: if event.is_revenue {
+                event.value_cents.unwrap_or_default()
+            } else {
+                0
+            },
+        };
+        if event.channel.is_some() || event.is_revenue {
+            self.recompute.insert(identity.to_owned());
+        }
+        match self.profiles.get_mut(identity) {
+            Some(existing) => existing.absorb(delta),
+            None => {
+                self.profiles.insert(identity.to_owned(), delta);
+            }
+        }
+    }
+
+    pub(super) fn identities_to_recompute(&self) -> impl Iterator<Item = String> + '_ {
+        self.recompute.iter().cloned()
+    }
+
+    pub(super) async fn write(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
+        upsert_event_days(tx, product_id, &self.event_days).await?;
+        upsert_stage_days(tx, product_id, &self.stage_days).await?;
+        upsert_profiles(tx, product_id, &self.profiles).await?;
+        insert_revenue(tx, product_id, &self.revenue).await
+    }
+}
+
+/// `(day, stage, channel or '', identified, source)`.
+type EventDayKey = (String, &'static str, String, bool, String);
+
+async fn upsert_event_days(
+    tx: &mut Tx,
+    product_id: &str,
+    rows: &BTreeMap<EventDayKey, i64>,
+) -> StoreResult<()> {
+    let rows: Vec<_> = rows.iter().collect();
+    for chunk in rows.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new("INSERT INTO event_days (product_id, day, stage, channel, identified, source, events) ");
+            query.push_values(chunk, |mut row, ((day, stage, channel, identified, source), events)| {
+                row.push_bind(product_id)
+                    .push_bind(day)
+                    .push_bind(*stage)
+                    .push_bind(channel)
+                    .push_bind(*identified)
+                    .push_bind(source)
+                    .push_bind(**events);
+            });
+            query.push(
+                " ON CONFLICT (product_id, day, stage, channel, identified, source) \
+                 DO UPDATE SET events = event_days.events + excluded.events",
+            );
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+async fn upsert_stage_days(
+    tx: &mut Tx,
+    product_id: &str,
+    rows: &BTreeMap<(&'static str, String, String), i64>,
+) -> StoreResult<()> {
+    let rows: Vec<_> = rows.iter().collect();
+    for chunk in rows.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new("INSERT INTO stage_identity_days (product_id, stage, day, identity, events) ");
+            query.push_values(chunk, |mut row, ((stage, day, identity), events)| {
+                row.push_bind(product_id).push_bind(*stage).push_bind(day).push_bind(identity).push_bind(**events);
+            });
+            query.push(
+                " ON CONFLICT (product_id, stage, day, identity) \
+                 DO UPDATE SET events = stage_identity_days.events + excluded.events",
+            );
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+/// Merges deltas into profiles. In an UPDATE every right-hand side sees the old row, so each
+/// `CASE` compares against the stored values, not ones assigned earlier in the same SET.
+pub(crate) async fn upsert_profiles(
+    tx: &mut Tx,
+    product_id: &str,
+    profiles: &BTreeMap<String, ProfileDelta>,
+) -> StoreResult<()> {
+    let rows: Vec<_> = profiles.iter().collect();
+    for chunk in rows.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(
+                "INSERT INTO identity_profiles (product_id, identity, first_seen_at, last_seen_at, first_touch_at, \
+                 first_channel, acquired_at, acquired_day, revenue_cents) ",
+            );
+            query.push_values(chunk, |mut row, (identity, delta)| {
+                row.push_bind(product_id)
+                    .push_bind(*identity)
+                    .push_bind(delta.first_seen_at)
+                    .push_bind(delta.last_seen_at)
+                    .push_bind(delta.first_touch.as_ref().map(|t| t.0))
+                    .push_bind(delta.first_touch.as_ref().map(|t| t.1.clone()))
+                    .push_bind(delta.acquired_at)
+                    .push_bind(delta.acquired_at.map(|at| Timestamp::from_millis(at).day()))
+                    .push_bind(delta.revenue_cents);
+            });
+            query.push(
+                " ON CONFLICT (product_id, identity) DO UPDATE SET \
+                 first_seen_at = CASE WHEN excluded.first_seen_at < identity_profiles.first_seen_at \
+                     THEN excluded.first_seen_at ELSE identity_profiles.first_seen_at END, \
+                 last_seen_at = CASE WHEN identity_profiles.last_seen_at IS NULL \
+                     OR excluded.last_seen_at > identity_profiles.last_seen_at \
+                     THEN excluded.last_seen_at ELSE identity_profiles.last_seen_at END, \
+                 first_touch_at = CASE WHEN excluded.first_touch_at IS NOT NULL AND (identity_profiles.first_touch_at IS NULL \
+                     OR excluded.first_touch_at < identity_profiles.first_touch_at) \
+                     THEN excluded.first_touch_at ELSE identity_profiles.first_touch_at END, \
+                 first_channel = CASE WHEN excluded.first_touch_at IS NOT NULL AND (identity_profiles.first_touch_at IS NULL \
+                     OR excluded.first_touch_at < identity_profiles.first_touch_at) \
+                     THEN excluded.first_channel ELSE identity_profiles.first_channel END, \
+                 acquired_at = CASE WHEN excluded.acquired_at IS NOT NULL AND (identity_profiles.acquired_at IS NULL \
+                     OR excluded.acquired_at < identity_profiles.acquired_at) \
+                     THEN excluded.acquired_at ELSE identity_profiles.acquired_at END, \
+                 acquired_day = CASE WHEN excluded.acquired_at IS NOT NULL AND (identity_profiles.acquired_at IS NULL \
+                     OR excluded.acquired_at < identity_profiles.acquired_at) \
+                     THEN excluded.acquired_day ELSE identity_profiles.acquired_day END, \
+                 revenue_cents = identity_profiles.revenue_cents + excluded.revenue_cents",
+            );
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+struct RevenueRow {
+    event_id: i64,
+    stage: &'static str,
+    identity: Option<String>,
+    occurred_at: i64,
+    day: String,
+    amount_cents: i64,
+    currency: String,
+}
+
+async fn insert_revenue(tx: &mut Tx, product_id: &str, rows: &[RevenueRow]) -> StoreResult<()> {
+    for chunk in rows.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(
+                "INSERT INTO transactions (product_id, source, source_ref, kind, stage, identity, occurred_at, day, \
+                 amount_cents, currency, event_id) ",
+            );
+            query.push_values(chunk, |mut row, revenue| {
+                row.push_bind(product_id)
+                    .push_bind("event")
+                    .push_bind(revenue.event_id.to_string())
+                    .push_bind(if revenue.amount_cents < 0 { "refund" } else { "sale" })
+                    .push_bind(revenue.stage)
+                    .push_bind(&revenue.identity)
+                    .push_bind(revenue.occurred_at)
+                    .push_bind(&revenue.day)
+                    .push_bind(revenue.amount_cents)
+                    .push_bind(&revenue.currency)
+                    .push_bind(revenue.event_id);
+            });
+            query.push(" ON CONFLICT (product_id, source, source_ref) DO NOTHING");
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
+/// Sets each revenue row's last touch of `identities` to the identity's latest channel-bearing
+/// event at or before it (ties: the later-ingested event).
+pub async fn recompute_last_touch(
+    tx: &mut Tx,
+    product_id: &str,
+    identities: &BTreeSet<String>,
+) -> StoreResult<()> {
+    let identities: Vec<&String> = identities.iter().collect();
+    for chunk in identities.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(
+                "UPDATE transactions SET (last_touch_at, last_channel) = (\
+                 SELECT e.occurred_at, e.channel FROM events e \
+                 WHERE e.product_id = transactions.product_id AND e.identity = transactions.identity \
+                 AND e.channel IS NOT NULL AND e.occurred_at <= transactions.occurred_at \
+                 ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) WHERE product_id = ",
+            );
+            query.push_bind(product_id).push(" AND identity IN (");
+            let mut list = query.separated(", ");
+            for identity in chunk {
+                list.push_bind(*identity);
+            }
+            query.push(")");
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
