@@ -77,7 +77,10 @@ pub async fn run(
         raw,
         saturation / raw
     );
-    Ok(())
+    match Arc::try_unwrap(target) {
+        Ok(target) => target.finish().await,
+        Err(_) => anyhow::bail!("a load worker outlived the run"),
+    }
 }
 
 /// Sends batches from `concurrency` connections for `duration`; paced to `rate` events/s when

@@ -95,5 +95,5 @@ pub async fn run(backend: BackendChoice, shape: Shape, runs: usize) -> anyhow::R
             millis(percentile(&mut samples, 100.0)),
         );
     }
-    Ok(())
+    target.finish().await
 }

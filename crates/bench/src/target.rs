@@ -18,6 +18,26 @@ pub struct Target {
     pub client: reqwest::Client,
     /// Keeps the SQLite file alive for the run.
     _dir: tempfile::TempDir,
+    /// The PostgreSQL database created for the run, dropped by [`Target::finish`].
+    postgres_database: Option<String>,
+}
+
+impl Target {
+    /// Drops the run's PostgreSQL database (a SQLite run's file goes with its directory).
+    /// Loading the reports dataset leaves gigabytes behind otherwise.
+    pub async fn finish(self) -> anyhow::Result<()> {
+        use sqlx::Connection;
+        self.state.store.close().await;
+        if let Some(name) = &self.postgres_database {
+            let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await?;
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+            )))
+            .execute(&mut conn)
+            .await?;
+        }
+        Ok(())
+    }
 }
 
 fn postgres_admin_url() -> String {
@@ -25,9 +45,13 @@ fn postgres_admin_url() -> String {
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
 }
 
-async fn database_url(backend: BackendChoice, dir: &tempfile::TempDir) -> anyhow::Result<String> {
+/// The run's database URL, and the name of the PostgreSQL database created for it.
+async fn database_url(
+    backend: BackendChoice,
+    dir: &tempfile::TempDir,
+) -> anyhow::Result<(String, Option<String>)> {
     Ok(match backend {
-        BackendChoice::Sqlite => format!("sqlite://{}/bench.db", dir.path().display()),
+        BackendChoice::Sqlite => (format!("sqlite://{}/bench.db", dir.path().display()), None),
         BackendChoice::Postgres => {
             use sqlx::Connection;
             let admin = postgres_admin_url();
@@ -40,7 +64,7 @@ async fn database_url(backend: BackendChoice, dir: &tempfile::TempDir) -> anyhow
                 .rsplit_once('/')
                 .map_or(admin.as_str(), |(base, _)| base)
                 .to_owned();
-            format!("{base}/{name}")
+            (format!("{base}/{name}"), Some(name))
         }
     })
 }
@@ -49,8 +73,9 @@ pub async fn start(backend: BackendChoice) -> anyhow::Result<Target> {
     let dir = tempfile::tempdir()?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
+    let (database_url, postgres_database) = database_url(backend, &dir).await?;
     let config = Config {
-        database_url: database_url(backend, &dir).await?,
+        database_url,
         listen: addr,
         public_url: Some(format!("http://{addr}")),
         rate_limit_per_minute: 1_000_000,
@@ -87,5 +112,6 @@ pub async fn start(backend: BackendChoice) -> anyhow::Result<Target> {
         state,
         client,
         _dir: dir,
+        postgres_database,
     })
 }

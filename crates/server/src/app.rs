@@ -24,6 +24,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::extract::nul::refuse_nul_in_uri;
 use crate::jobs;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
@@ -110,6 +111,7 @@ pub fn router(state: AppState) -> Router {
         .merge(routes::dashboard::router())
         .fallback(routes::system::unknown_route)
         .method_not_allowed_fallback(routes::system::wrong_method)
+        .layer(axum::middleware::from_fn(refuse_nul_in_uri))
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(TraceLayer::new_for_http())
         .layer(CatchPanicLayer::custom(|_| {

@@ -364,7 +364,40 @@ async fn failed_writes_leave_nothing_behind(app: TestApp) {
     );
 }
 
+/// PostgreSQL cannot store U+0000; it used to surface as a 500 there. Refused by name instead,
+/// wherever a request carries it.
+async fn nul_characters_are_400_wherever_they_are(app: TestApp) {
+    let ann = app.signup_verified("ann@example.com").await;
+    let token = Some(ann.token.as_str());
+    app.create_product(&ann.token, "shop").await;
+    assert_json_error(
+        &app.get("/products/sh%00op", token).await,
+        400,
+        "path: must not contain the NUL character",
+    );
+    assert_json_error(
+        &app.get("/products/shop/attribution?days=3%000", token)
+            .await,
+        400,
+        "query: must not contain the NUL character",
+    );
+    assert_json_error(
+        &app.post(
+            "/products",
+            token,
+            json!({"name": "Nul\u{0}", "slug": "nul"}),
+        )
+        .await,
+        400,
+        "name: must not contain the NUL character",
+    );
+    // `%2500` is the text "%00", not a NUL: an ordinary unknown product.
+    assert_json_error(&app.get("/products/x%2500", token).await, 404, "not found");
+    assert_eq!(app.get("/products/shop", token).await.status, 200);
+}
+
 backend_tests!(
+    nul_characters_are_400_wherever_they_are,
     malformed_json_is_400,
     a_json_array_or_scalar_is_400,
     wrong_content_type_is_415,

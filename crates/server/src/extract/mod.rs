@@ -3,7 +3,7 @@
 
 pub mod auth;
 pub mod json;
-mod nul;
+pub mod nul;
 pub mod query;
 
 pub use auth::{Caller, Owner, Person, Principal, SessionCaller};

@@ -1,10 +1,30 @@
 //! U+0000 in request strings. PostgreSQL cannot store it in text, so such a value failed as a
 //! database error (a 500) on one backend while the other stored it; no field of this API has a
-//! use for it. Refused up front with a 400 naming the field.
+//! use for it. Refused up front with a 400 naming the field, in JSON bodies and in the path or
+//! query of any request.
 
+use axum::extract::Request;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::error::ApiError;
+
+/// Middleware: a path or query holding `%00` (the only way a URI carries U+0000) answers 400
+/// before any route reads it as a slug, an id or a parameter.
+pub async fn refuse_nul_in_uri(request: Request, next: Next) -> Response {
+    let uri = request.uri();
+    let holds_nul = |text: &str| memchr::memmem::find(text.as_bytes(), b"%00").is_some();
+    if holds_nul(uri.path()) {
+        return ApiError::bad_request("path: must not contain the NUL character (%00)")
+            .into_response();
+    }
+    if uri.query().is_some_and(holds_nul) {
+        return ApiError::bad_request("query: must not contain the NUL character (%00)")
+            .into_response();
+    }
+    next.run(request).await
+}
 
 /// Answers 400 when a string (or key) of the JSON document `bytes` holds U+0000. JSON can only
 /// spell it as the escape `\u0000`, so a scan of the raw bytes finds candidates at no real
