@@ -10,7 +10,9 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
         title = "Payback",
         version = "0.2.0",
         description = "Did this spend pay back? Per product: ad spend, funnel events and revenue joined, \
-                       with CAC, LTV, attribution and an approval queue in which only humans decide."
+                       with CAC, LTV, attribution and an approval queue in which only humans decide. \
+                       Every error answers `{\"error\": \"...\"}`; on any route, a path or query holding `%00` \
+                       (and any JSON string holding U+0000) answers 400 naming where."
     ),
     modifiers(&BearerAuth),
     components(schemas(crate::error::ErrorBody))

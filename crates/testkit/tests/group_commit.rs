@@ -134,30 +134,13 @@ async fn maintained_rows(db: &Db, product_id: &str) -> Vec<String> {
     rows
 }
 
-async fn product_id(app: &TestApp, slug: &str) -> String {
-    let sql = "SELECT id FROM products WHERE slug = $1";
-    match &app.state.store {
-        Db::Sqlite(pool) => sqlx::query_scalar(sql)
-            .bind(slug)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        Db::Postgres(pool) => sqlx::query_scalar(sql)
-            .bind(slug)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-    }
-}
-
 async fn two_products(app: &TestApp) -> (String, String) {
     let session = app.signup_verified("founder@example.com").await;
     let key = app.api_key(&session).await;
-    app.create_product(&key, "grouped").await;
-    app.create_product(&key, "single").await;
+    let id = |product: serde_json::Value| product["id"].as_str().unwrap().to_owned();
     (
-        product_id(app, "grouped").await,
-        product_id(app, "single").await,
+        id(app.create_product(&key, "grouped").await),
+        id(app.create_product(&key, "single").await),
     )
 }
 
