@@ -1,0 +1,73 @@
+//! Errors name what to fix (a missing column, table or database; refused credentials; a port
+//! nothing listens on) and never show the password.
+
+use super::*;
+
+use super::fixtures::ticket_table;
+
+on_both!(errors_name_what_to_fix_and_never_the_password);
+
+async fn errors_name_what_to_fix_and_never_the_password(backend: Backend) {
+    let mut db = TestDb::create(backend).await;
+    let schema = ticket_table(&mut db).await;
+    let config = db.config();
+    let secret = "Sup3r-Secret-Value-9";
+
+    let missing_column = parse_maps(json!([{"table": "tickets", "stage": "lead",
+        "timestamp": "created_at", "dedupe_key": "id", "email": "e_mail"}]));
+    let err = run(&config, &missing_column, window(T0, T0 + DAY))
+        .await
+        .expect_err("missing column");
+    assert!(
+        matches!(&err, ConnectorError::Config(m)
+            if m == &format!("column `e_mail` does not exist in table `{schema}.tickets`")),
+        "{err:?}"
+    );
+
+    let missing_table = parse_maps(json!([{"table": "tickets_archive", "stage": "lead",
+        "timestamp": "created_at", "dedupe_key": "id"}]));
+    let err = run(&config, &missing_table, window(T0, T0 + DAY))
+        .await
+        .expect_err("missing table");
+    assert!(
+        matches!(&err, ConnectorError::Config(m) if m.contains("`tickets_archive` does not exist")),
+        "{err:?}"
+    );
+
+    // Refused credentials: on MySQL this test's user with a wrong password; PostgreSQL here
+    // trusts loopback, so a role that does not exist.
+    let mut refused = config.clone();
+    refused.credentials.password = Some(secret.to_owned());
+    if backend == Backend::Postgres {
+        refused.credentials.user = "payback_no_such_role".to_owned();
+    }
+    let err = sql::test(&refused).await.expect_err("refused");
+    assert!(matches!(err, ConnectorError::Unauthorized(_)), "{err:?}");
+    let text = format!("{err} {err:?}");
+    assert!(!text.contains(secret), "{text}");
+    assert!(text.contains(&refused.credentials.user), "{text}");
+    let debug = format!("{refused:?}");
+    assert!(!debug.contains(secret), "{debug}");
+
+    // A port nothing listens on.
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut unreachable = config.clone();
+    unreachable.credentials.host = "127.0.0.1".to_owned();
+    unreachable.credentials.port = closed;
+    unreachable.credentials.password = Some(secret.to_owned());
+    let err = sql::test(&unreachable).await.expect_err("unreachable");
+    assert!(matches!(err, ConnectorError::Unreachable(_)), "{err:?}");
+    assert!(!format!("{err}").contains(secret));
+
+    // A database that is not there (or, for this MySQL user, not theirs).
+    let mut elsewhere = config.clone();
+    elsewhere.credentials.database = format!("{}_missing", db.name);
+    let err = sql::test(&elsewhere).await.expect_err("no database");
+    assert!(
+        matches!(&err, ConnectorError::Config(m) if m.contains(&elsewhere.credentials.database)),
+        "{err:?}"
+    );
+}
