@@ -7,6 +7,7 @@ pub mod customer_db;
 mod executor;
 mod mail;
 mod postgres;
+mod raw_sql;
 mod reply;
 mod smtp;
 pub mod synthetic;
@@ -14,6 +15,7 @@ pub mod synthetic;
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
+pub use raw_sql::Bind;
 pub use reply::Reply;
 pub use smtp::SmtpSink;
 

@@ -9,25 +9,13 @@ use std::time::Instant;
 
 use payback_domain::{Clock, DAY_MS};
 use payback_server::demo::ensure_demo;
-use payback_store::Db;
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::Value;
 
 const SLUGS: [&str; 3] = ["fjord-notes", "pixel-pantry", "quill-crm"];
 
 async fn scalar(app: &TestApp, sql: &str, product_id: &str) -> i64 {
-    match &app.state.store {
-        Db::Sqlite(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-            .bind(product_id)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        Db::Postgres(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-            .bind(product_id)
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-    }
+    app.sql_value(sql, &[product_id.into()]).await
 }
 
 type SpendKey = (String, String, Option<String>, Option<String>, String);
@@ -44,18 +32,7 @@ type SpendTuple = (
 /// Spend rows of a product: (channel, campaign_name, keyword, ad_name, day) -> (clicks, spend).
 async fn spend_rows(app: &TestApp, product_id: &str) -> BTreeMap<SpendKey, (i64, i64)> {
     let sql = "SELECT channel, campaign_name, keyword, ad_name, day, clicks, spend_cents FROM spend_rows WHERE product_id = $1";
-    let rows: Vec<SpendTuple> = match &app.state.store {
-        Db::Sqlite(pool) => sqlx::query_as(sql)
-            .bind(product_id)
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-        Db::Postgres(pool) => sqlx::query_as(sql)
-            .bind(product_id)
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-    };
+    let rows: Vec<SpendTuple> = app.sql_rows(sql, &[product_id.into()]).await;
     rows.into_iter()
         .map(|(channel, campaign, keyword, ad, day, clicks, spend)| {
             ((channel, campaign, keyword, ad, day), (clicks, spend))

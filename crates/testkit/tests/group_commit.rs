@@ -7,7 +7,6 @@
 use std::collections::HashSet;
 
 use payback_domain::Timestamp;
-use payback_store::Db;
 use payback_store::ingest::{self, Batch, BatchOutcome, EventRecord};
 use payback_testkit::{TEST_START, TestApp, backend_tests};
 
@@ -86,7 +85,7 @@ fn scenario() -> Vec<Vec<EventRecord>> {
 
 /// Every row a product's ingestion maintains, as text, in a fixed order; ids and the moment a
 /// link was recorded (the transaction's) are left out.
-async fn maintained_rows(db: &Db, product_id: &str) -> Vec<String> {
+async fn maintained_rows(app: &TestApp, product_id: &str) -> Vec<String> {
     let tables = [
         (
             "events",
@@ -117,19 +116,8 @@ async fn maintained_rows(db: &Db, product_id: &str) -> Vec<String> {
             "SELECT '{table}: ' || {} AS row FROM {table} WHERE product_id = $1 ORDER BY 1",
             text.join(" || ' | ' || ")
         );
-        let table_rows: Vec<String> = match db {
-            Db::Sqlite(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                .bind(product_id)
-                .fetch_all(pool)
-                .await
-                .unwrap(),
-            Db::Postgres(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                .bind(product_id)
-                .fetch_all(pool)
-                .await
-                .unwrap(),
-        };
-        rows.extend(table_rows);
+        let table_rows: Vec<(String,)> = app.sql_rows(&sql, &[product_id.into()]).await;
+        rows.extend(table_rows.into_iter().map(|(row,)| row));
     }
     rows
 }
@@ -199,7 +187,7 @@ async fn one_transaction_stores_what_one_by_one_stores(app: TestApp) {
     assert_eq!(expected[3].duplicates, 1);
     assert_eq!(grouped_outcomes, expected);
     assert_eq!(single_outcomes, expected);
-    let rows = maintained_rows(&app.state.store, &grouped).await;
+    let rows = maintained_rows(&app, &grouped).await;
     for table in [
         "events",
         "event_days",
@@ -214,7 +202,7 @@ async fn one_transaction_stores_what_one_by_one_stores(app: TestApp) {
             "the scenario writes {table}"
         );
     }
-    assert_eq!(rows, maintained_rows(&app.state.store, &single).await);
+    assert_eq!(rows, maintained_rows(&app, &single).await);
 }
 
 backend_tests!(one_transaction_stores_what_one_by_one_stores);
@@ -256,7 +244,7 @@ async fn a_burst_through_the_writer_is_answered_request_by_request(app: TestApp)
         let inserted: usize = outcomes.iter().map(|o| o.inserted).sum();
         let sent: usize = outcomes.iter().map(|o| o.inserted + o.duplicates).sum();
         assert_eq!(sent, outcomes.len() * 50);
-        let stored = maintained_rows(&app.state.store, product)
+        let stored = maintained_rows(&app, product)
             .await
             .into_iter()
             .filter(|row| row.starts_with("events: "))
@@ -319,7 +307,7 @@ async fn a_refused_batch_fails_alone() {
     assert_eq!(summary[2], ("large", Ok(3_000)));
     assert_eq!(summary[3].0, "poisoned");
     assert!(summary[3].1.is_err(), "{:?}", summary[3]);
-    let stored = maintained_rows(&app.state.store, &product)
+    let stored = maintained_rows(&app, &product)
         .await
         .into_iter()
         .filter(|row| row.starts_with("events: "))

@@ -4,36 +4,17 @@
 #![allow(clippy::unwrap_used)]
 
 use payback_domain::Clock;
-use payback_store::Db;
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};
 
-/// Rows of a query as JSON-ish tuples, read straight from the store.
+/// Rows of a query as `(text, optional text, optional number)` tuples, read straight from the store.
 async fn scalar_rows(app: &TestApp, sql: &str) -> Vec<(String, Option<String>, Option<i64>)> {
-    match &app.state.store {
-        Db::Sqlite(pool) => sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-        Db::Postgres(pool) => sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .fetch_all(pool)
-            .await
-            .unwrap(),
-    }
+    app.sql_rows(sql, &[]).await
 }
 
 async fn count(app: &TestApp, table: &str) -> i64 {
-    let sql = format!("SELECT COUNT(*) FROM {table}");
-    match &app.state.store {
-        Db::Sqlite(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-        Db::Postgres(pool) => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-            .fetch_one(pool)
-            .await
-            .unwrap(),
-    }
+    app.sql_value(&format!("SELECT COUNT(*) FROM {table}"), &[])
+        .await
 }
 
 async fn setup(app: &TestApp) -> (String, String) {

@@ -7,7 +7,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use payback_domain::span::Span;
 use payback_domain::{Clock, Stage, Timestamp};
-use payback_store::Db;
 use payback_testkit::synthetic::{Dataset, SynthConfig, SynthEvent, generate};
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};
@@ -232,25 +231,8 @@ async fn revenue_nets_and_volumes_follow_the_definitions(app: TestApp) {
         .as_str()
         .unwrap()
         .to_owned();
-    let sql = "INSERT INTO aggregate_stage_days (product_id, day, stage, source, volume) VALUES ($1, $2, 'visit', 'analytics_a', 30)";
-    match &app.state.store {
-        Db::Sqlite(pool) => {
-            sqlx::query(sql)
-                .bind(&product_id)
-                .bind("2026-11-21")
-                .execute(pool)
-                .await
-                .unwrap();
-        }
-        Db::Postgres(pool) => {
-            sqlx::query(sql)
-                .bind(&product_id)
-                .bind("2026-11-21")
-                .execute(pool)
-                .await
-                .unwrap();
-        }
-    }
+    app.insert_aggregate_stage_day(&product_id, "2026-11-21", "visit", "analytics_a", 30)
+        .await;
     let mut tx = app.state.store.begin().await.unwrap();
     let spend = payback_store::spend::SpendRow {
         day: "2026-11-21".into(),

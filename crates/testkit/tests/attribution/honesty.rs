@@ -11,17 +11,7 @@ async fn product_id(app: &TestApp, key: &str, slug: &str) -> String {
 }
 
 async fn exec(app: &TestApp, sql: &str) {
-    match &app.state.store {
-        payback_store::Db::Sqlite(pool) => sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(pool)
-            .await
-            .map(drop),
-        payback_store::Db::Postgres(pool) => sqlx::query(sqlx::AssertSqlSafe(sql))
-            .execute(pool)
-            .await
-            .map(drop),
-    }
-    .unwrap();
+    app.sql_execute(sql, &[]).await;
 }
 
 async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {

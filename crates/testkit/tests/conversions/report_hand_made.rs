@@ -1,8 +1,6 @@
 //! The report over hand-made events: event names, own channels, the first-touch fallback,
 //! unattributed events, source aggregates and the current against the previous window.
 
-use payback_store::Db;
-
 use super::*;
 
 /// Hand-made events: names, own channels, first-touch fallback, unattributed, windows.
@@ -52,32 +50,13 @@ async fn names_channels_and_windows(app: TestApp) {
     // A database source's daily aggregate rows: only a definition naming the source reads them.
     let product = app.get("/products/shop", Some(&token)).await;
     let product_id = product.body["product_id"].as_str().unwrap().to_owned();
-    let insert = "INSERT INTO aggregate_stage_days (product_id, day, stage, source, volume) VALUES ($1, $2, 'signup', $3, $4)";
     for (day, source, volume) in [
         ("2026-11-20", "sql_a", 5_i64),
         ("2026-11-10", "sql_a", 2),
         ("2026-11-20", "sql_b", 7),
     ] {
-        match &app.state.store {
-            Db::Sqlite(pool) => sqlx::query(insert)
-                .bind(&product_id)
-                .bind(day)
-                .bind(source)
-                .bind(volume)
-                .execute(pool)
-                .await
-                .map(drop)
-                .unwrap(),
-            Db::Postgres(pool) => sqlx::query(insert)
-                .bind(&product_id)
-                .bind(day)
-                .bind(source)
-                .bind(volume)
-                .execute(pool)
-                .await
-                .map(drop)
-                .unwrap(),
-        }
+        app.insert_aggregate_stage_day(&product_id, day, "signup", source, volume)
+            .await;
     }
 
     let report = app

@@ -1,8 +1,6 @@
 //! Hand-built edge cases: identities counted once per window and once per day, and daily
 //! aggregates from source connectors counted alongside browser events.
 
-use payback_store::Db;
-
 use super::*;
 
 async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
@@ -29,31 +27,8 @@ async fn aggregate(
     source: &str,
     volume: i64,
 ) {
-    let sql = "INSERT INTO aggregate_stage_days (product_id, day, stage, source, volume) VALUES ($1, $2, $3, $4, $5)";
-    match &app.state.store {
-        Db::Sqlite(pool) => {
-            sqlx::query(sql)
-                .bind(product_id)
-                .bind(day)
-                .bind(stage)
-                .bind(source)
-                .bind(volume)
-                .execute(pool)
-                .await
-                .unwrap();
-        }
-        Db::Postgres(pool) => {
-            sqlx::query(sql)
-                .bind(product_id)
-                .bind(day)
-                .bind(stage)
-                .bind(source)
-                .bind(volume)
-                .execute(pool)
-                .await
-                .unwrap();
-        }
-    }
+    app.insert_aggregate_stage_day(product_id, day, stage, source, volume)
+        .await;
 }
 
 async fn identities_count_once_per_window_and_once_per_day(app: TestApp) {
