@@ -102,6 +102,9 @@ pub async fn upsert(
     new: NewConnection<'_>,
     now: Timestamp,
 ) -> StoreResult<(String, Option<String>)> {
+    // Two connects of one product and kind at once would both find no row and both insert.
+    let lock = format!("connection:{}:{}", new.product_id, new.kind);
+    crate::locks::hold_until_commit(tx, &lock).await?;
     let existing: Option<(String, Option<String>)> = on_tx!(tx, conn => sqlx::query_as(
         "SELECT id, credential_id FROM connections WHERE product_id = $1 AND kind = $2")
         .bind(new.product_id)

@@ -18,6 +18,7 @@ pub mod history;
 pub mod ingest;
 pub mod jobs;
 pub mod leads;
+mod locks;
 pub mod members;
 pub mod one_time_tokens;
 pub mod policies;

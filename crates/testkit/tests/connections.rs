@@ -216,6 +216,34 @@ async fn connect_sync_and_climb_the_ladder(backend: Backend) {
     assert_eq!(actions, vec!["connection.connect", "connection.disconnect"]);
 }
 
+/// Connects of one product and kind that arrive together all succeed and leave one connection
+/// (on PostgreSQL each used to find no row and insert one; all but the first failed with 500).
+async fn concurrent_connects_leave_one_connection(backend: Backend) {
+    let fake = StripeFake::start(KEY, seed()).await;
+    let app = spawn(backend, &fake).await;
+    let (owner, _) = founder(&app).await;
+    let token = owner.token.as_str();
+    let ids = tokio::join!(
+        connect(&app, token, KEY),
+        connect(&app, token, KEY),
+        connect(&app, token, KEY),
+        connect(&app, token, KEY),
+        connect(&app, token, KEY),
+        connect(&app, token, KEY),
+    );
+    let ids = [ids.0, ids.1, ids.2, ids.3, ids.4, ids.5];
+    let shown = connection(&app, token).await;
+    assert!(
+        ids.iter().all(|id| shown["id"] == id.as_str()),
+        "{ids:?} vs {shown}"
+    );
+    let credentials: i64 = app.sql_value("SELECT COUNT(*) FROM credentials", &[]).await;
+    assert_eq!(
+        credentials, 1,
+        "replaced credentials are deleted with their connection's update"
+    );
+}
+
 async fn failures_back_off_and_sync_now_clears_the_backoff(backend: Backend) {
     let fake = StripeFake::start(KEY, seed()).await;
     let app = spawn(backend, &fake).await;
@@ -545,6 +573,7 @@ async fn health_reads_sources_attribution_and_the_queue(backend: Backend) {
 
 per_backend!(
     connect_sync_and_climb_the_ladder,
+    concurrent_connects_leave_one_connection,
     failures_back_off_and_sync_now_clears_the_backoff,
     one_runner_at_a_time,
     keys_and_other_accounts,

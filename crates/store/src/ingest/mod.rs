@@ -176,16 +176,9 @@ pub async fn write_batches(
 
 /// Takes the product's ingest lock until the transaction ends. Batches of one product upsert
 /// the same rollup rows and merge the same identities; on PostgreSQL, running them side by side
-/// deadlocks, so they queue on a transaction-scoped advisory lock (other products, and readers,
-/// are not held up). SQLite runs one write transaction at a time already.
+/// deadlocks, so they queue (other products, and readers, are not held up).
 async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
-    if let Tx::Postgres(inner) = tx {
-        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))")
-            .bind(product_id)
-            .execute(&mut **inner)
-            .await?;
-    }
-    Ok(())
+    crate::locks::hold_until_commit(tx, product_id).await
 }
 
 /// Inserts events, skipping duplicates; returns `(namespace, dedupe_id, id)` of those inserted.
