@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, Window};
-use crate::services::products;
+use crate::services::{conversions, products};
 use crate::state::AppState;
 
 /// The spec's Attribution report.
@@ -64,9 +64,11 @@ pub struct PrimaryGoal {
     pub key: String,
     pub label: String,
     pub stage: String,
-    /// Events of the goal's stage (and event name, when the goal names one) in the window.
+    /// The goal's conversions in the window, counted exactly as the conversions report counts
+    /// them: events of its stage, narrowed by its event name and source when set.
     pub count: i64,
-    /// Their summed value; `fixed` goals count `fixed_value_cents` per event instead.
+    /// Their value by the goal's `value_mode`: `none` 0, `fixed` count x `fixed_value_cents`,
+    /// `transaction` the events' own amounts.
     pub value_cents: i64,
 }
 
@@ -173,27 +175,16 @@ async fn primary_goal(
     product_id: &str,
     span: Span,
 ) -> ApiResult<Option<PrimaryGoal>> {
-    let Some(goal) = store::primary_conversion(&state.store, product_id).await? else {
+    let Some(goal) = conversions::primary(state, product_id).await? else {
         return Ok(None);
     };
-    let (count, summed) = store::stage_events(
-        &state.store,
-        product_id,
-        &goal.stage,
-        goal.event_name.as_deref(),
-        span,
-    )
-    .await?;
-    let value_cents = match (goal.value_mode.as_str(), goal.fixed_value_cents) {
-        ("fixed", Some(each)) => count * each,
-        _ => summed,
-    };
+    let tally = conversions::tally_in(state, product_id, &goal, span).await?;
     Ok(Some(PrimaryGoal {
         key: goal.key,
         label: goal.label,
         stage: goal.stage,
-        count,
-        value_cents,
+        count: tally.count,
+        value_cents: tally.value_cents,
     }))
 }
 

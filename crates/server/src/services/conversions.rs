@@ -369,6 +369,29 @@ pub struct Tally {
     pub value_cents: i64,
 }
 
+/// What a definition counts in `span`: the conversions report's `current`, and the attribution
+/// report's `primary_goal` for the primary definition, so both always show the same figure.
+pub(crate) async fn tally_in(
+    state: &AppState,
+    product_id: &str,
+    row: &ConversionRow,
+    span: Span,
+) -> ApiResult<Tally> {
+    let channels = conversions::tally(&state.store, product_id, matcher(row), span).await?;
+    Ok(total(row, &channels))
+}
+
+/// The oldest active `primary` definition: the one goal reports that need one goal show.
+pub(crate) async fn primary(
+    state: &AppState,
+    product_id: &str,
+) -> ApiResult<Option<ConversionRow>> {
+    Ok(conversions::list(&state.store, product_id)
+        .await?
+        .into_iter()
+        .find(|row| row.is_active && row.tier == "primary"))
+}
+
 fn total(row: &ConversionRow, channels: &[ChannelTally]) -> Tally {
     let count = channels.iter().map(|c| c.count).sum();
     let amount = channels.iter().map(|c| c.value_cents).sum();
@@ -384,8 +407,7 @@ pub async fn list(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<Co
     let span = Span::days_ending(state.clock.now(), Window::DEFAULT_DAYS);
     let mut listed = Vec::new();
     for row in conversions::list(&state.store, &product.id).await? {
-        let channels = conversions::tally(&state.store, &product.id, matcher(&row), span).await?;
-        let last_30 = total(&row, &channels);
+        let last_30 = tally_in(state, &product.id, &row, span).await?;
         listed.push(ListedConversion {
             conversion: ConversionView::from(&row),
             volume_30d: last_30.count,

@@ -137,45 +137,6 @@ async fn active_identities(db: &Db, product_id: &str, span: Span) -> StoreResult
         .fetch_one(pool).await)?)
 }
 
-/// The active primary conversion the report leads with (the oldest, when several are).
-#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct PrimaryConversion {
-    pub key: String,
-    pub label: String,
-    pub stage: String,
-    pub event_name: Option<String>,
-    pub value_mode: String,
-    pub fixed_value_cents: Option<i64>,
-}
-
-pub async fn primary_conversion(
-    db: &Db,
-    product_id: &str,
-) -> StoreResult<Option<PrimaryConversion>> {
-    Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT key, label, stage, event_name, value_mode, fixed_value_cents FROM conversions \
-         WHERE product_id = $1 AND tier = 'primary' AND is_active = $2 ORDER BY created_at, key LIMIT 1")
-        .bind(product_id).bind(true)
-        .fetch_optional(pool).await)?)
-}
-
-/// Events of one stage (and name, when given) in the window: `(count, summed value)`. Reads
-/// the `(product_id, stage, occurred_at)` index, one stage's range only.
-pub async fn stage_events(
-    db: &Db,
-    product_id: &str,
-    stage: &str,
-    name: Option<&str>,
-    span: Span,
-) -> StoreResult<(i64, i64)> {
-    Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT COUNT(*), COALESCE(CAST(SUM(value_cents) AS BIGINT), 0) FROM events \
-         WHERE product_id = $1 AND stage = $2 AND occurred_at >= $3 AND occurred_at < $4 \
-         AND ($5 IS NULL OR name = $5)")
-        .bind(product_id).bind(stage).bind(span.start.millis()).bind(span.end.millis()).bind(name)
-        .fetch_one(pool).await)?)
-}
-
 /// One revenue row with its touches.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct SaleRow {

@@ -271,6 +271,32 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
     let report = get(&app, &key, "/products/hand/attribution?days=1").await;
     assert_eq!(report["primary_goal"]["count"], 1);
     assert_eq!(report["primary_goal"]["value_cents"], 700);
+    // The goal is counted exactly as the conversions report counts the same definition.
+    let conversions = get(&app, &key, "/products/hand/conversions/report?days=1").await;
+    assert_eq!(
+        conversions["conversions"][0]["current"],
+        json!({"count": 1, "value_cents": 700})
+    );
+    exec(&app, "UPDATE conversions SET value_mode = 'none'").await;
+    let report = get(&app, &key, "/products/hand/attribution?days=1").await;
+    assert_eq!(report["primary_goal"]["count"], 1);
+    assert_eq!(
+        report["primary_goal"]["value_cents"], 0,
+        "value_mode none is worth nothing"
+    );
+    exec(
+        &app,
+        "UPDATE conversions SET value_mode = 'fixed', fixed_value_cents = 250",
+    )
+    .await;
+    let report = get(&app, &key, "/products/hand/attribution?days=1").await;
+    assert_eq!(report["primary_goal"]["value_cents"], 250);
+    exec(&app, "UPDATE conversions SET source = 'sql_a'").await;
+    let report = get(&app, &key, "/products/hand/attribution?days=1").await;
+    assert_eq!(
+        report["primary_goal"]["count"], 0,
+        "the events came through the API, not the sql_a database"
+    );
     exec(&app, "UPDATE conversions SET is_active = FALSE").await;
     assert_eq!(
         get(&app, &key, "/products/hand/attribution").await["primary_goal"],
