@@ -102,7 +102,8 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
 /// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and
 /// panic safety.
 pub fn router(state: AppState) -> Router {
-    let (api, openapi) = api_routes(state.config.rate_limit_per_minute).split_for_parts();
+    let (api, mut openapi) = api_routes(state.config.rate_limit_per_minute).split_for_parts();
+    crate::openapi::document_refused_nul(&mut openapi);
     let openapi_route = Router::new()
         .route("/openapi.json", get(routes::system::openapi))
         .with_state(Arc::new(openapi));

@@ -3,6 +3,7 @@
 
 use utoipa::Modify;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, OpenApi, Ref, ResponseBuilder};
 
 #[derive(utoipa::OpenApi)]
 #[openapi(
@@ -33,5 +34,36 @@ impl Modify for BearerAuth {
                     .build(),
             ),
         );
+    }
+}
+
+/// Adds the 400 every route can answer (a path or query holding `%00`, refused before any
+/// handler runs) to the operations whose own annotations list no 400. Runs on the finished
+/// document, once every route has registered its operations.
+pub fn document_refused_nul(openapi: &mut OpenApi) {
+    let refused = ResponseBuilder::new()
+        .description("The path or query holds `%00` (a NUL character)")
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build();
+    for item in openapi.paths.paths.values_mut() {
+        let operations = [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ];
+        for operation in operations.into_iter().flatten() {
+            operation
+                .responses
+                .responses
+                .entry("400".to_owned())
+                .or_insert_with(|| refused.clone().into());
+        }
     }
 }

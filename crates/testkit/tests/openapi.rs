@@ -211,6 +211,34 @@ async fn secured_operations_document_their_401(app: TestApp) {
     );
 }
 
+/// Every route answers 400 to a path or query holding `%00` before its handler runs, so every
+/// operation documents a 400 (its own, or that one).
+async fn every_operation_documents_its_400(app: TestApp) {
+    let doc = document(&app).await;
+    let undocumented: Vec<String> = operations(&doc)
+        .into_iter()
+        .filter(|(_, _, operation)| operation["responses"].get("400").is_none())
+        .map(|(method, path, _)| format!("{method} {path}"))
+        .collect();
+    assert!(
+        undocumented.is_empty(),
+        "no 400 documented: {undocumented:?}"
+    );
+    for (method, path, operation) in operations(&doc) {
+        let refused = &operation["responses"]["400"];
+        assert_eq!(
+            refused["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/ErrorBody",
+            "{method} {path}: {refused}"
+        );
+    }
+    let portfolio = &doc["paths"]["/portfolio"]["get"]["responses"]["400"];
+    assert_eq!(
+        portfolio["description"], "The path or query holds `%00` (a NUL character)",
+        "GET /portfolio has no 400 of its own"
+    );
+}
+
 async fn product_and_history_schemas_match_the_spec(app: TestApp) {
     let doc = document(&app).await;
     let schemas = &doc["components"]["schemas"];
@@ -396,6 +424,7 @@ backend_tests!(
     every_implemented_operation_is_documented,
     secured_operations_document_their_401,
     product_and_history_schemas_match_the_spec,
+    every_operation_documents_its_400,
     enums_are_documented_in_their_wire_spelling,
     every_documented_operation_is_served,
 );
