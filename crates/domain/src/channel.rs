@@ -54,11 +54,29 @@ enum Kind {
     AiAssistant,
     SearchEngine,
     SocialNetwork,
+    /// A web mail client: the visitor clicked a link in an email.
+    Webmail,
+    /// A site under a search engine's name that is not its search (documents, drives, groups):
+    /// listed so the broader search entry below it does not claim it.
+    OtherSite,
 }
 
-/// Referrer hosts by kind. An entry matches the host itself, `www.` and any subdomain; an entry
-/// ending in `.*` matches that name under any top-level domain (`google.co.uk`).
+/// Referrer hosts by kind, first match wins. An entry matches the host itself, `www.` and any
+/// subdomain; an entry ending in `.*` matches that name under any top-level domain
+/// (`google.co.uk`). DESIGN.md lists `google.*` as a search engine with subdomains matched; web
+/// mail and Google's document, drive and group sites come first here, or a click in a Gmail
+/// message or a shared document would count as organic search.
 const HOSTS: &[(&str, Kind)] = &[
+    ("mail.google.com", Kind::Webmail),
+    ("mail.yahoo.com", Kind::Webmail),
+    ("outlook.live.com", Kind::Webmail),
+    ("outlook.office.com", Kind::Webmail),
+    ("outlook.office365.com", Kind::Webmail),
+    ("docs.google.com", Kind::OtherSite),
+    ("drive.google.com", Kind::OtherSite),
+    ("sites.google.com", Kind::OtherSite),
+    ("groups.google.com", Kind::OtherSite),
+    ("calendar.google.com", Kind::OtherSite),
     ("chatgpt.com", Kind::AiAssistant),
     ("chat.openai.com", Kind::AiAssistant),
     ("perplexity.ai", Kind::AiAssistant),
@@ -245,7 +263,10 @@ pub fn classify(
     .into_iter()
     .any(present);
     if any_utm {
-        let channel = if medium == "email" || medium == "newsletter" {
+        let channel = if medium == "email"
+            || medium == "newsletter"
+            || source_kind(&source) == Some(Kind::Webmail)
+        {
             EMAIL
         } else if medium == "social" || source_kind(&source) == Some(Kind::SocialNetwork) {
             ORGANIC_SOCIAL
@@ -269,7 +290,8 @@ pub fn classify(
             Some(Kind::AiAssistant) => AI_SEARCH,
             Some(Kind::SearchEngine) => ORGANIC_SEARCH,
             Some(Kind::SocialNetwork) => ORGANIC_SOCIAL,
-            None => REFERRAL,
+            Some(Kind::Webmail) => EMAIL,
+            Some(Kind::OtherSite) | None => REFERRAL,
         };
         return Some(channel.to_owned());
     }
@@ -365,6 +387,46 @@ mod tests {
         assert_eq!(tagged("partner", "someblog").as_deref(), Some(REFERRAL));
         let campaign_only = with(|a| a.utm_campaign = Some("launch".into()));
         assert_eq!(channel(&campaign_only).as_deref(), Some(REFERRAL));
+    }
+
+    #[test]
+    fn web_mail_is_email_and_search_engines_other_sites_are_referrals() {
+        let from = |referrer: &str| channel(&with(|a| a.referrer = Some(referrer.into())));
+        assert_eq!(
+            from("https://mail.google.com/mail/u/0/").as_deref(),
+            Some(EMAIL)
+        );
+        assert_eq!(
+            from("https://mail.yahoo.com/d/folders/1").as_deref(),
+            Some(EMAIL)
+        );
+        assert_eq!(
+            from("https://outlook.live.com/mail/0/").as_deref(),
+            Some(EMAIL)
+        );
+        assert_eq!(
+            from("https://docs.google.com/document/d/1").as_deref(),
+            Some(REFERRAL)
+        );
+        assert_eq!(
+            from("https://drive.google.com/file/d/1").as_deref(),
+            Some(REFERRAL)
+        );
+        assert_eq!(
+            from("https://groups.google.com/g/rust").as_deref(),
+            Some(REFERRAL)
+        );
+        assert_eq!(
+            from("https://www.google.com/").as_deref(),
+            Some(ORGANIC_SEARCH)
+        );
+        assert_eq!(
+            from("https://search.yahoo.com/search").as_deref(),
+            Some(ORGANIC_SEARCH)
+        );
+        let tagged = |source: &str| channel(&with(|a| a.utm_source = Some(source.into())));
+        assert_eq!(tagged("mail.google.com").as_deref(), Some(EMAIL));
+        assert_eq!(tagged("docs.google.com").as_deref(), Some(REFERRAL));
     }
 
     #[test]
