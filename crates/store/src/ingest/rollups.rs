@@ -132,27 +132,27 @@ async fn upsert_event_days(
     product_id: &str,
     rows: &BTreeMap<EventDayKey, i64>,
 ) -> StoreResult<()> {
-    let rows: Vec<_> = rows.iter().collect();
-    for chunk in rows.chunks(CHUNK) {
-        on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new("INSERT INTO event_days (product_id, day, stage, channel, identified, source, events) ");
-            query.push_values(chunk, |mut row, ((day, stage, channel, identified, source), events)| {
-                row.push_bind(product_id)
-                    .push_bind(day)
-                    .push_bind(*stage)
-                    .push_bind(channel)
-                    .push_bind(*identified)
-                    .push_bind(source)
-                    .push_bind(**events);
-            });
-            query.push(
-                " ON CONFLICT (product_id, day, stage, channel, identified, source) \
-                 DO UPDATE SET events = event_days.events + excluded.events",
-            );
-            query.build().execute(conn).await.map(|done| done.rows_affected())
-        })?;
-    }
-    Ok(())
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|((day, stage, channel, identified, source), events)| {
+            let key = vec![
+                KeyValue::Text(day),
+                KeyValue::Text(stage),
+                KeyValue::Text(channel),
+                KeyValue::Flag(*identified),
+                KeyValue::Text(source),
+            ];
+            (key, *events)
+        })
+        .collect();
+    add_to_counters(
+        tx,
+        product_id,
+        "event_days",
+        "day, stage, channel, identified, source",
+        &rows,
+    )
+    .await
 }
 
 async fn upsert_stage_days(
@@ -160,17 +160,59 @@ async fn upsert_stage_days(
     product_id: &str,
     rows: &BTreeMap<(&'static str, String, String), i64>,
 ) -> StoreResult<()> {
-    let rows: Vec<_> = rows.iter().collect();
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|((stage, day, identity), events)| {
+            let key = vec![
+                KeyValue::Text(stage),
+                KeyValue::Text(day),
+                KeyValue::Text(identity),
+            ];
+            (key, *events)
+        })
+        .collect();
+    add_to_counters(
+        tx,
+        product_id,
+        "stage_identity_days",
+        "stage, day, identity",
+        &rows,
+    )
+    .await
+}
+
+/// One column of a counter row's key.
+enum KeyValue<'a> {
+    Text(&'a str),
+    Flag(bool),
+}
+
+/// Adds each row's count to the `events` column of the `table` row keyed by the product and
+/// `key_columns` (the table's primary key, in order), creating rows that do not exist yet.
+async fn add_to_counters(
+    tx: &mut Tx,
+    product_id: &str,
+    table: &'static str,
+    key_columns: &'static str,
+    rows: &[(Vec<KeyValue<'_>>, i64)],
+) -> StoreResult<()> {
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new("INSERT INTO stage_identity_days (product_id, stage, day, identity, events) ");
-            query.push_values(chunk, |mut row, ((stage, day, identity), events)| {
-                row.push_bind(product_id).push_bind(*stage).push_bind(day).push_bind(identity).push_bind(**events);
+            let mut query = sqlx::QueryBuilder::new("INSERT INTO ");
+            query.push(format_args!("{table} (product_id, {key_columns}, events) "));
+            query.push_values(chunk, |mut row, (key, events)| {
+                row.push_bind(product_id);
+                for value in key {
+                    match *value {
+                        KeyValue::Text(text) => row.push_bind(text),
+                        KeyValue::Flag(flag) => row.push_bind(flag),
+                    };
+                }
+                row.push_bind(*events);
             });
-            query.push(
-                " ON CONFLICT (product_id, stage, day, identity) \
-                 DO UPDATE SET events = stage_identity_days.events + excluded.events",
-            );
+            query.push(format_args!(
+                " ON CONFLICT (product_id, {key_columns}) DO UPDATE SET events = {table}.events + excluded.events"
+            ));
             query.build().execute(conn).await.map(|done| done.rows_affected())
         })?;
     }
