@@ -248,6 +248,13 @@ impl ValidEvent {
     pub fn is_revenue(&self) -> bool {
         self.stage.acquires_customer() && self.value_cents.is_some()
     }
+
+    /// `converted` and `payment` events acquire their identity as a customer, unless they take
+    /// money back: a refund (a negative value, as the payments connector writes them) of a
+    /// charge that was never read must not make its payer a customer at the refund.
+    pub fn acquires_customer(&self) -> bool {
+        self.stage.acquires_customer() && self.value_cents.is_none_or(|cents| cents >= 0)
+    }
 }
 
 #[cfg(test)]
@@ -258,6 +265,23 @@ mod tests {
 
     fn event(json: serde_json::Value) -> IncomingEvent {
         serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn refunds_are_revenue_but_acquire_nobody() {
+        let valid = |json: serde_json::Value| event(json).validate(NOW, "USD").unwrap();
+        let sale = valid(serde_json::json!({"dedupe_id": "s", "stage": "payment", "value": 900}));
+        assert!(sale.is_revenue() && sale.acquires_customer());
+        let refund =
+            valid(serde_json::json!({"dedupe_id": "r", "stage": "payment", "value": -900}));
+        assert!(refund.is_revenue());
+        assert!(!refund.acquires_customer());
+        let unvalued = valid(serde_json::json!({"dedupe_id": "c", "stage": "converted"}));
+        assert!(!unvalued.is_revenue() && unvalued.acquires_customer());
+        let free = valid(serde_json::json!({"dedupe_id": "f", "stage": "payment", "value": 0}));
+        assert!(free.acquires_customer());
+        let lead = valid(serde_json::json!({"dedupe_id": "l", "stage": "lead"}));
+        assert!(!lead.acquires_customer());
     }
 
     #[test]

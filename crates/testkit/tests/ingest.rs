@@ -332,7 +332,52 @@ backend_tests!(
     browser_ingestion_uses_the_write_key,
     other_accounts_products_answer_404,
     out_of_order_touches_and_late_links_keep_last_touch_right,
+    refunds_acquire_no_customer,
 );
+
+/// A refund whose sale was never received (a negative `payment`, as the payments connector
+/// writes refunds) is a revenue row but makes nobody a customer; the sale, when it comes,
+/// does, at the sale's time.
+async fn refunds_acquire_no_customer(app: TestApp) {
+    let (_, key) = setup(&app).await;
+    let refund = json!([
+        {"dedupe_id": "r1", "stage": "payment", "user_id": "u1", "value": -2500, "occurred_at": "2026-11-20T12:00:00Z"},
+    ]);
+    send(&app, &key, refund).await.expect(200);
+    let profile = scalar_rows(
+        &app,
+        "SELECT identity, acquired_day, revenue_cents FROM identity_profiles",
+    )
+    .await;
+    assert_eq!(profile, vec![("u:u1".to_owned(), None, Some(-2500))]);
+    assert_eq!(count(&app, "transactions").await, 1);
+    let report = app
+        .get("/products/shop/attribution?days=7", Some(&key))
+        .await;
+    let report = report.expect(200);
+    assert_eq!(report["totals"]["revenue_cents"], -2500);
+    let customers: i64 = report["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["customers_first"].as_i64().unwrap())
+        .sum();
+    assert_eq!(customers, 0, "{report}");
+
+    let sale = json!([
+        {"dedupe_id": "s1", "stage": "payment", "user_id": "u1", "value": 2500, "occurred_at": "2026-11-19T09:00:00Z"},
+    ]);
+    send(&app, &key, sale).await.expect(200);
+    let profile = scalar_rows(
+        &app,
+        "SELECT identity, acquired_day, revenue_cents FROM identity_profiles",
+    )
+    .await;
+    assert_eq!(
+        profile,
+        vec![("u:u1".to_owned(), Some("2026-11-19".to_owned()), Some(0))]
+    );
+}
 
 async fn the_synthetic_dataset_loads_completely(app: TestApp) {
     let (_, key) = setup(&app).await;

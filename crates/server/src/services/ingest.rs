@@ -98,7 +98,7 @@ pub async fn ingest(
         records.push(EventRecord {
             namespace: namespace.clone(),
             is_revenue: valid.is_revenue(),
-            acquires: valid.stage.acquires_customer(),
+            acquires: valid.acquires_customer(),
             stage: valid.stage.as_str(),
             dedupe_id: valid.dedupe_id,
             name: valid.name,
