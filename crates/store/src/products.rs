@@ -96,6 +96,16 @@ pub struct ProductPatch<'a> {
     pub gate_result: Option<Option<&'a str>>,
 }
 
+/// Whether the product has any revenue row: its amounts are in the product's currency, so the
+/// currency may only change while there are none.
+pub async fn has_revenue(tx: &mut Tx, product_id: &str) -> StoreResult<bool> {
+    Ok(on_tx!(tx, conn => sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM transactions WHERE product_id = $1)")
+        .bind(product_id)
+        .fetch_one(conn)
+        .await)?)
+}
+
 pub async fn update(
     tx: &mut Tx,
     scope: &AccountScope,

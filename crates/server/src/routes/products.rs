@@ -118,7 +118,8 @@ pub struct UpdateProductRequest {
 /// one field). The slug never changes.
 #[utoipa::path(post, path = "/products/{slug}", tag = tags::PRODUCTS, security(("bearer" = [])), request_body = UpdateProductRequest,
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = EditedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = EditedProduct), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "a different currency once the product has revenue rows")))]
 async fn update_product(
     State(state): State<AppState>,
     caller: Caller,

@@ -266,6 +266,14 @@ pub async fn update(
     };
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
+    let changes_currency = currency.as_deref().is_some_and(|c| c != product.currency);
+    if changes_currency && products::has_revenue(&mut tx, &product.id).await? {
+        return Err(ApiError::Conflict(format!(
+            "currency: revenue is already recorded in {}; its amounts would be relabelled, \
+             so the currency cannot change (create a product for the other currency)",
+            product.currency
+        )));
+    }
     let row = products::update(&mut tx, scope, &product.id, &patch).await?;
     let payload = json!({
         "before": { "name": product.name, "currency": product.currency, "domain": product.domain,

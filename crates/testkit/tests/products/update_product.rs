@@ -89,6 +89,61 @@ async fn update_edits_name_currency_and_domain(app: TestApp) {
     assert_eq!(events[0]["payload"]["after"]["domain"], Value::Null);
 }
 
+/// Revenue rows are amounts in the product's currency: once one exists, the currency is fixed.
+async fn currency_is_fixed_once_revenue_exists(app: TestApp) {
+    let ann = app.signup_verified("ann@example.com").await;
+    app.create_product(&ann.token, "shop").await;
+    let path = "/products/shop";
+    let visit =
+        json!({ "events": [{ "dedupe_id": "v1", "stage": "visit", "anonymous_id": "a1" }] });
+    app.post("/products/shop/events", Some(&ann.token), visit)
+        .await
+        .expect(200);
+    let reply = app
+        .post(path, Some(&ann.token), json!({ "currency": "EUR" }))
+        .await;
+    assert_eq!(
+        reply.expect(200)["currency"],
+        "EUR",
+        "no revenue yet: free to change"
+    );
+
+    let sale = json!({ "events": [{ "dedupe_id": "p1", "stage": "payment", "user_id": "u1", "value": 1200 }] });
+    app.post("/products/shop/events", Some(&ann.token), sale)
+        .await
+        .expect(200);
+    let reply = app
+        .post(path, Some(&ann.token), json!({ "currency": "USD" }))
+        .await;
+    reply.expect_error(409, "currency: revenue is already recorded in EUR");
+    let reply = app
+        .post(
+            path,
+            Some(&ann.token),
+            json!({ "currency": "usd", "name": "Renamed" }),
+        )
+        .await;
+    reply.expect_error(409, "currency");
+    let row = app.get(path, Some(&ann.token)).await;
+    assert_eq!(row.expect(200)["currency"], "EUR");
+    assert_eq!(
+        row.body["name"], "Product shop",
+        "nothing of a refused edit is written"
+    );
+    let same = app
+        .post(
+            path,
+            Some(&ann.token),
+            json!({ "currency": "eur", "name": "Renamed" }),
+        )
+        .await;
+    assert_eq!(
+        same.expect(200)["name"],
+        "Renamed",
+        "the same currency is no change"
+    );
+}
+
 async fn update_rejects_bad_input(app: TestApp) {
     let ann = app.signup_verified("ann@example.com").await;
     app.create_product(&ann.token, "fixed").await;
@@ -192,6 +247,7 @@ async fn slug_cannot_change(app: TestApp) {
 
 backend_tests!(
     update_edits_name_currency_and_domain,
+    currency_is_fixed_once_revenue_exists,
     update_rejects_bad_input,
     update_answers_404_for_unknown_and_foreign_products,
     slug_cannot_change,
