@@ -102,9 +102,7 @@ pub async fn upsert(
     new: NewConnection<'_>,
     now: Timestamp,
 ) -> StoreResult<(String, Option<String>)> {
-    // Two connects of one product and kind at once would both find no row and both insert.
-    let lock = format!("connection:{}:{}", new.product_id, new.kind);
-    crate::locks::hold_until_commit(tx, &lock).await?;
+    lock_kind(tx, new.product_id, new.kind).await?;
     let existing: Option<(String, Option<String>)> = on_tx!(tx, conn => sqlx::query_as(
         "SELECT id, credential_id FROM connections WHERE product_id = $1 AND kind = $2")
         .bind(new.product_id)
@@ -197,6 +195,30 @@ pub async fn find(db: &Db, product_id: &str, kind: &str) -> StoreResult<Option<C
         .fetch_optional(pool)
         .await)?,
     )
+}
+
+/// [`find`] inside a connect's transaction, after taking the lock [`upsert`] takes: what the
+/// connect decides from the row (credentials to keep, maps) cannot change before it commits.
+pub async fn find_locked(
+    tx: &mut Tx,
+    product_id: &str,
+    kind: &str,
+) -> StoreResult<Option<ConnectionRow>> {
+    lock_kind(tx, product_id, kind).await?;
+    let sql = format!("{SELECT} WHERE c.product_id = $1 AND c.kind = $2");
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(product_id)
+        .bind(kind)
+        .fetch_optional(conn)
+        .await)?,
+    )
+}
+
+/// Connects of one product and kind queue here until the first commits: otherwise two would
+/// both find no row and both insert, or one would keep a credential the other just replaced.
+async fn lock_kind(tx: &mut Tx, product_id: &str, kind: &str) -> StoreResult<()> {
+    crate::locks::hold_until_commit(tx, &format!("connection:{product_id}:{kind}")).await
 }
 
 /// Connections due for a run at `now`, across accounts, most overdue first.

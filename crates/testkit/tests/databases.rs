@@ -153,6 +153,39 @@ async fn staging_activation_and_maps(backend: Backend) {
     );
 }
 
+/// Connects of one database kind that arrive together queue: one connection, and of the six
+/// credentials sealed on the way only the last one's is kept (each replaced one is deleted).
+async fn concurrent_connects_leave_one_connection(backend: Backend) {
+    let app = spawn(backend).await;
+    let owner = founder(&app).await;
+    let token = Some(owner.token.as_str());
+    let connect = || {
+        app.post(
+            "/products/shop/connections/sql-b",
+            token,
+            json!({ "credentials": credentials(), "event_maps": [signups()] }),
+        )
+    };
+    let replies = tokio::join!(
+        connect(),
+        connect(),
+        connect(),
+        connect(),
+        connect(),
+        connect()
+    );
+    let replies = [
+        replies.0, replies.1, replies.2, replies.3, replies.4, replies.5,
+    ];
+    let shown = connections(&app, &owner.token).await;
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    for reply in &replies {
+        assert_eq!(reply.expect(200)["connection_id"], shown[0]["id"]);
+    }
+    let credentials: i64 = app.sql_value("SELECT COUNT(*) FROM credentials", &[]).await;
+    assert_eq!(credentials, 1);
+}
+
 async fn sql_a_may_be_staged_without_credentials(backend: Backend) {
     let app = spawn(backend).await;
     let owner = founder(&app).await;
@@ -528,6 +561,7 @@ async fn private_hosts_are_refused(backend: Backend) {
 }
 
 per_backend!(
+    concurrent_connects_leave_one_connection,
     private_hosts_are_refused,
     staging_activation_and_maps,
     sql_a_may_be_staged_without_credentials,

@@ -129,7 +129,9 @@ pub async fn connect(
         Some(maps) => Some(check_maps(state, &product, kind, maps).await?),
         None => None,
     };
-    let existing = store::find(&state.store, &product.id, kind.as_str()).await?;
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let existing = store::find_locked(&mut tx, &product.id, kind.as_str()).await?;
     let has_maps = match (&maps, &existing) {
         (Some(maps), _) => !maps.is_empty(),
         (None, Some(row)) => !source_config::event_maps(row)?.is_empty(),
@@ -171,8 +173,6 @@ pub async fn connect(
         (None, None, None) => json!({ "via": "none yet" }),
     };
     let maps_json = maps.as_ref().map(|maps| json!(maps).to_string());
-    let now = state.clock.now();
-    let mut tx = state.store.begin().await?;
     let credential_id = match (&sealed, kept) {
         (Some(sealed), _) => Some(store::insert_credential(&mut tx, scope, sealed, now).await?),
         (None, Some((kept_id, _))) => kept_id,
