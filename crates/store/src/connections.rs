@@ -5,7 +5,7 @@ use payback_domain::Timestamp;
 use payback_domain::connection::STALE_RUN_MS;
 
 use crate::error::StoreResult;
-use crate::{AccountScope, Db, Tx, Visibility, new_id};
+use crate::{AccountScope, Db, Reader, Tx, Visibility, new_id};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ConnectionRow {
@@ -187,12 +187,20 @@ pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<Connectio
 
 /// The product's connection of `kind`.
 pub async fn find(db: &Db, product_id: &str, kind: &str) -> StoreResult<Option<ConnectionRow>> {
+    by_kind(Reader::Db(db), product_id, kind).await
+}
+
+async fn by_kind(
+    reader: Reader<'_>,
+    product_id: &str,
+    kind: &str,
+) -> StoreResult<Option<ConnectionRow>> {
     let sql = format!("{SELECT} WHERE c.product_id = $1 AND c.kind = $2");
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        on_reader!(reader, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id)
         .bind(kind)
-        .fetch_optional(pool)
+        .fetch_optional(conn)
         .await)?,
     )
 }
@@ -205,14 +213,7 @@ pub async fn find_locked(
     kind: &str,
 ) -> StoreResult<Option<ConnectionRow>> {
     lock_kind(tx, product_id, kind).await?;
-    let sql = format!("{SELECT} WHERE c.product_id = $1 AND c.kind = $2");
-    Ok(
-        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
-        .bind(product_id)
-        .bind(kind)
-        .fetch_optional(conn)
-        .await)?,
-    )
+    by_kind(Reader::Tx(tx), product_id, kind).await
 }
 
 /// Connects of one product and kind queue here until the first commits: otherwise two would
