@@ -122,8 +122,31 @@ async fn merge_anonymous_into_users(
         .iter()
         .map(|(anonymous, _)| anonymous_identity(anonymous))
         .collect();
-    // Each statement is `<head> product_id = ? AND <identity column> IN (...) <tail>`.
+    // Each statement is `<head> product_id = ? AND <identity column> IN (...) <tail>`. The daily
+    // rows go first and find their keys through the anonymous identities' events (the identity
+    // index of `events`, before the third statement rewrites them): `stage_identity_days` has
+    // no index leading with the identity, and filtering its rows by identity read every row of
+    // the product on each merge, a cost growing with the product's history.
     let statements: [(&str, &str, &str); 4] = [
+        (
+            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
+             SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT) \
+             FROM stage_identity_days s JOIN identity_links l \
+             ON l.product_id = s.product_id AND l.anonymous_id = substr(s.identity, 3) \
+             WHERE (s.product_id, s.stage, s.day, s.identity) IN \
+             (SELECT product_id, stage, day, identity FROM events WHERE product_id = ",
+            "identity",
+            // Grouped, so two anonymous ids of one user sharing a stage and day do not hit the
+            // same row twice in one upsert.
+            ") GROUP BY s.product_id, s.stage, s.day, l.user_id \
+             ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+        ),
+        (
+            "DELETE FROM stage_identity_days WHERE (product_id, stage, day, identity) IN \
+             (SELECT product_id, stage, day, identity FROM events WHERE product_id = ",
+            "identity",
+            ")",
+        ),
         (
             "UPDATE events SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
              WHERE l.product_id = events.product_id AND l.anonymous_id = substr(events.identity, 3)) WHERE product_id = ",
@@ -134,22 +157,6 @@ async fn merge_anonymous_into_users(
             "UPDATE transactions SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
              WHERE l.product_id = transactions.product_id AND l.anonymous_id = substr(transactions.identity, 3)) \
              WHERE product_id = ",
-            "identity",
-            "",
-        ),
-        (
-            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-             SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT) \
-             FROM stage_identity_days s JOIN identity_links l \
-             ON l.product_id = s.product_id AND l.anonymous_id = substr(s.identity, 3) WHERE s.product_id = ",
-            "s.identity",
-            // Grouped, so two anonymous ids of one user sharing a stage and day do not hit the
-            // same row twice in one upsert.
-            " GROUP BY s.product_id, s.stage, s.day, l.user_id \
-             ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
-        ),
-        (
-            "DELETE FROM stage_identity_days WHERE product_id = ",
             "identity",
             "",
         ),
