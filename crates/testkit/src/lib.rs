@@ -10,6 +10,7 @@ mod postgres;
 mod raw_sql;
 mod reply;
 mod smtp;
+pub mod spec;
 pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use payback_testkit::spec::product_row_fields;
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};
 
@@ -252,31 +253,7 @@ async fn product_and_history_schemas_match_the_spec(app: TestApp) {
     };
     let set =
         |items: &[&str]| -> BTreeSet<String> { items.iter().map(|s| (*s).to_owned()).collect() };
-    assert_eq!(
-        properties("ProductView"),
-        set(&[
-            "product_id",
-            "slug",
-            "name",
-            "stage",
-            "currency",
-            "domain",
-            "gate_result",
-            "gate_due_date",
-            "spend_7d_cents",
-            "spend_30d_cents",
-            "spend_prev_30d_cents",
-            "visits_30d",
-            "leads_30d",
-            "customers_30d",
-            "revenue_30d_cents",
-            "revenue_prev_30d_cents",
-            "cac_cents",
-            "ltv_cents",
-            "ltv_cac",
-            "pending_cards",
-        ])
-    );
+    assert_eq!(properties("ProductView"), set(&product_row_fields()));
     assert_eq!(
         properties("HistoryEvent"),
         set(&[

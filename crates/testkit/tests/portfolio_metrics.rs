@@ -7,25 +7,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use payback_domain::{Clock, DAY_MS, Stage, Timestamp};
 use payback_store::spend::SpendRow;
+use payback_testkit::spec::PRODUCT_METRIC_FIELDS;
 use payback_testkit::synthetic::{Dataset, SynthConfig, generate};
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};
-
-/// The metric fields of a product row; the rest is covered by the products tests.
-const METRICS: &[&str] = &[
-    "spend_7d_cents",
-    "spend_30d_cents",
-    "spend_prev_30d_cents",
-    "visits_30d",
-    "leads_30d",
-    "customers_30d",
-    "revenue_30d_cents",
-    "revenue_prev_30d_cents",
-    "cac_cents",
-    "ltv_cents",
-    "ltv_cac",
-    "pending_cards",
-];
 
 /// `[start, end)` of the `days` UTC days ending with today, and the span before it.
 fn window(now: Timestamp, days: i64) -> (i64, i64) {
@@ -145,7 +130,7 @@ fn expected(data: &Dataset) -> Value {
 
 fn metrics_of(row: &Value) -> Value {
     Value::Object(
-        METRICS
+        PRODUCT_METRIC_FIELDS
             .iter()
             .map(|k| ((*k).to_owned(), row[*k].clone()))
             .collect(),
@@ -154,7 +139,7 @@ fn metrics_of(row: &Value) -> Value {
 
 fn assert_metrics(row: &Value, expected: &Value, what: &str) {
     let got = metrics_of(row);
-    for key in METRICS {
+    for key in PRODUCT_METRIC_FIELDS {
         match (got[*key].as_f64(), expected[*key].as_f64()) {
             (Some(a), Some(e)) if *key == "ltv_cac" => {
                 assert!((a - e).abs() < 1e-9, "{what}.{key}: {a} != {e}")

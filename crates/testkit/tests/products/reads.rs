@@ -1,31 +1,9 @@
 //! GET /products/{slug} (every field of the row, private to its account) and GET /portfolio
 //! (the caller's account only; operators see every account).
 
-use super::*;
+use payback_testkit::spec::product_row_fields;
 
-/// Every field of the spec's Product row.
-const PRODUCT_ROW_FIELDS: &[&str] = &[
-    "product_id",
-    "slug",
-    "name",
-    "stage",
-    "currency",
-    "domain",
-    "gate_result",
-    "gate_due_date",
-    "spend_7d_cents",
-    "spend_30d_cents",
-    "spend_prev_30d_cents",
-    "visits_30d",
-    "leads_30d",
-    "customers_30d",
-    "revenue_30d_cents",
-    "revenue_prev_30d_cents",
-    "cac_cents",
-    "ltv_cents",
-    "ltv_cac",
-    "pending_cards",
-];
+use super::*;
 
 async fn product_row_has_every_field(app: TestApp) {
     let ann = app.signup_verified("ann@example.com").await;
@@ -33,7 +11,7 @@ async fn product_row_has_every_field(app: TestApp) {
     let reply = app.get("/products/row", Some(&ann.token)).await;
     let row = reply.expect(200);
     let present = keys(row);
-    for field in PRODUCT_ROW_FIELDS {
+    for field in &product_row_fields() {
         assert!(present.contains(*field), "missing {field} in {row}");
     }
     assert_eq!(row["product_id"], created["id"]);
@@ -103,7 +81,7 @@ async fn portfolio_shows_the_callers_account_only(app: TestApp) {
     // Each row is the full Product row, the same as GET /products/{slug}.
     let rows = portfolio(&app, &ann.token).await;
     for row in rows.as_array().unwrap() {
-        for field in PRODUCT_ROW_FIELDS {
+        for field in &product_row_fields() {
             assert!(row.get(*field).is_some(), "missing {field} in {row}");
         }
         let slug = row["slug"].as_str().unwrap();
