@@ -53,8 +53,11 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         .user_agent(concat!("payback/", env!("CARGO_PKG_VERSION")))
         .build()
         .map_err(|err| ApiError::Config(format!("HTTP client: {err}")))?;
+    let ingest = IngestWriter::start(&store)
+        .await
+        .map_err(|err| ApiError::Config(err.to_string()))?;
     Ok(AppState {
-        ingest: IngestWriter::start(&store),
+        ingest,
         store,
         config: Arc::new(config),
         clock,

@@ -218,6 +218,7 @@ async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usiz
         let Some(product) = products::find_by_slug(&state.store, scope, slug).await? else {
             continue;
         };
+        state.ingest.settle(&product.id).await?;
         if !exports::events_page(&state.store, &product.id, 0, 1)
             .await?
             .is_empty()

@@ -165,7 +165,7 @@ const CHECKPOINT_EVERY: Duration = Duration::from_millis(100);
 /// Copies committed WAL pages into the database file, off every request's path, until the pool
 /// closes. PASSIVE never waits for readers or writers: it copies what it can and tries again
 /// next time.
-async fn checkpoint_in_background(pool: SqlitePool) {
+pub(crate) async fn checkpoint_in_background(pool: SqlitePool) {
     let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     while !pool.is_closed() {

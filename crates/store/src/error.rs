@@ -11,6 +11,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// A batch in the ingest inbox could not be written or read back as events.
+    #[error("ingest inbox payload: {0}")]
+    Payload(#[from] serde_json::Error),
     /// The ingest writer is gone: the service is shutting down.
     #[error("the event writer has stopped")]
     WriterStopped,

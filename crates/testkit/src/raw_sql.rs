@@ -60,11 +60,22 @@ macro_rules! on_pool {
 }
 
 impl TestApp {
+    /// Waits until every event accepted so far is folded from the ingest inbox into the tables
+    /// (as every report does before it reads), so raw reads see them.
+    pub async fn settle(&self) {
+        self.state
+            .ingest
+            .settle_all()
+            .await
+            .unwrap_or_else(|err| panic!("settling the ingest inbox: {err}"));
+    }
+
     /// Every row `sql` returns, decoded as `T` (a tuple or a `FromRow` struct).
     pub async fn sql_rows<T>(&self, sql: &str, binds: &[Bind<'_>]) -> Vec<T>
     where
         T: for<'r> FromRow<'r, SqliteRow> + for<'r> FromRow<'r, PgRow> + Send + Unpin,
     {
+        self.settle().await;
         on_pool!(&self.state.store, pool => {
             bind_all!(sqlx::query_as(sqlx::AssertSqlSafe(sql)), binds).fetch_all(pool).await
         })
@@ -86,6 +97,7 @@ impl TestApp {
 
     /// Runs a statement; returns the rows it affected.
     pub async fn sql_execute(&self, sql: &str, binds: &[Bind<'_>]) -> u64 {
+        self.settle().await;
         on_pool!(&self.state.store, pool => {
             bind_all!(sqlx::query(sqlx::AssertSqlSafe(sql)), binds)
                 .execute(pool)

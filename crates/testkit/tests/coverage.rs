@@ -15,6 +15,8 @@ fn at(days_ago: i64) -> String {
 }
 
 async fn identities(app: &TestApp, product_id: &str, span: Span) -> (i64, i64) {
+    // The store is read directly here, so fold what the API accepted first, as reports do.
+    app.settle().await;
     let Coverage {
         identities_total,
         identities_with_channel,

@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 
 use payback_domain::Timestamp;
+use payback_store::Db;
 use payback_store::ingest::{self, Batch, BatchOutcome, EventRecord};
 use payback_testkit::{TEST_START, TestApp, backend_tests};
 
@@ -207,8 +208,37 @@ async fn one_transaction_stores_what_one_by_one_stores(app: TestApp) {
 
 backend_tests!(one_transaction_stores_what_one_by_one_stores);
 
+/// The same scenario written through the writer (each request answered once its batch is in
+/// the inbox, folded whenever the folder gets to it) leaves exactly the rows that writing the
+/// batches one by one leaves.
+async fn the_inbox_folds_what_one_by_one_stores(app: TestApp) {
+    let (through_inbox, single) = two_products(&app).await;
+    let batches = scenario();
+    let received =
+        |index: usize| Timestamp::from_millis(TEST_START.millis() + index as i64 * 1_000);
+    for (index, events) in batches.iter().enumerate() {
+        app.state
+            .ingest
+            .write(&through_inbox, events.clone(), received(index))
+            .await
+            .unwrap();
+        let mut tx = app.state.store.begin().await.unwrap();
+        ingest::write_batch(&mut tx, &single, events, received(index))
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+    }
+    // `maintained_rows` settles first, as every report does.
+    let rows = maintained_rows(&app, &through_inbox).await;
+    assert!(rows.iter().any(|row| row.starts_with("transactions: ")));
+    assert_eq!(rows, maintained_rows(&app, &single).await);
+    assert_eq!(pending_in_inbox(&app).await, 0);
+}
+
+backend_tests!(the_inbox_folds_what_one_by_one_stores);
+
 /// Thirty requests at once, for two products, with dedupe ids shared between requests: every
-/// request is answered, each event stored once, and the outcomes add up to what was sent.
+/// request is answered, and once settled each distinct event is stored exactly once.
 async fn a_burst_through_the_writer_is_answered_request_by_request(app: TestApp) {
     let (first, second) = two_products(&app).await;
     let mut requests = tokio::task::JoinSet::new();
@@ -228,28 +258,17 @@ async fn a_burst_through_the_writer_is_answered_request_by_request(app: TestApp)
                 record
             })
             .collect();
-        requests.spawn(async move {
-            let outcome = writer.write(&product, events, TEST_START).await.unwrap();
-            (product, outcome)
-        });
+        requests.spawn(async move { writer.write(&product, events, TEST_START).await });
     }
     let answers = requests.join_all().await;
     assert_eq!(answers.len(), 30);
+    assert!(answers.iter().all(Result::is_ok), "{answers:?}");
     for product in [&first, &second] {
-        let outcomes: Vec<BatchOutcome> = answers
-            .iter()
-            .filter(|(id, _)| id == product)
-            .map(|(_, outcome)| *outcome)
-            .collect();
-        let inserted: usize = outcomes.iter().map(|o| o.inserted).sum();
-        let sent: usize = outcomes.iter().map(|o| o.inserted + o.duplicates).sum();
-        assert_eq!(sent, outcomes.len() * 50);
         let stored = maintained_rows(&app, product)
             .await
             .into_iter()
             .filter(|row| row.starts_with("events: "))
             .count();
-        assert_eq!(stored, inserted);
         // Distinct ids sent to this product: 25 of its own per request, plus 25 per
         // `request % 6` group reaching it.
         let distinct: HashSet<String> = (0..30)
@@ -261,56 +280,138 @@ async fn a_burst_through_the_writer_is_answered_request_by_request(app: TestApp)
                 })
             })
             .collect();
-        assert_eq!(inserted, distinct.len());
+        assert_eq!(stored, distinct.len());
     }
 }
 
 backend_tests!(a_burst_through_the_writer_is_answered_request_by_request);
 
-/// A batch the database refuses fails alone: the batches queued with it are still stored. On
-/// PostgreSQL, text holding U+0000 is refused by the database itself (the API refuses it
-/// before the store; this goes straight to the writer); SQLite stores any text, so there is
-/// no batch it refuses to write.
+/// The inbox of the app's store: the SQLite inbox file beside the database, or PostgreSQL's
+/// `event_inbox` table.
+async fn inbox_db(app: &TestApp) -> Db {
+    match &app.state.store {
+        Db::Sqlite(pool) => {
+            let file = pool
+                .connect_options()
+                .get_filename()
+                .to_string_lossy()
+                .into_owned();
+            Db::connect(&format!("sqlite://{file}.inbox"))
+                .await
+                .unwrap()
+        }
+        Db::Postgres(pool) => Db::Postgres(pool.clone()),
+    }
+}
+
+/// Runs `$body` with `$pool` bound to the inbox's pool of either backend.
+macro_rules! on_inbox {
+    ($app:expr, $pool:ident => $body:expr) => {
+        match inbox_db($app).await {
+            Db::Sqlite($pool) => $body,
+            Db::Postgres($pool) => $body,
+        }
+    };
+}
+
+async fn pending_in_inbox(app: &TestApp) -> i64 {
+    let sql = "SELECT COUNT(*) FROM event_inbox";
+    on_inbox!(app, pool => sqlx::query_scalar(sql).fetch_one(&pool).await.unwrap())
+}
+
+/// Puts a batch into the inbox the way an earlier run would have left it.
+async fn leave_in_inbox(app: &TestApp, product_id: &str, events: &[EventRecord]) {
+    let sql = "INSERT INTO event_inbox (product_id, received_at, payload) VALUES ($1, $2, $3)";
+    let payload = serde_json::to_string(events).unwrap();
+    let inserted = on_inbox!(app, pool => sqlx::query(sql)
+        .bind(product_id)
+        .bind(TEST_START.millis())
+        .bind(payload)
+        .execute(&pool)
+        .await
+        .unwrap()
+        .rows_affected());
+    assert_eq!(inserted, 1);
+}
+
+/// A batch left in the inbox (a run stopped after folding it but before removing it, or
+/// before folding it at all) is folded by the next settle, and folding it again stores
+/// nothing twice.
+async fn a_batch_left_in_the_inbox_is_folded_once(app: TestApp) {
+    let (product, _) = two_products(&app).await;
+    let mut sale = event("sale-1".to_owned(), "converted", TEST_START.millis());
+    sale.user_id = Some("p1".to_owned());
+    sale.is_revenue = true;
+    sale.value_cents = Some(4_200);
+    sale.currency = Some("USD".to_owned());
+    let batch = vec![
+        event("visit-1".to_owned(), "visit", TEST_START.millis()),
+        sale,
+    ];
+    leave_in_inbox(&app, &product, &batch).await;
+    leave_in_inbox(&app, &product, &batch).await;
+    app.settle().await;
+    assert_eq!(pending_in_inbox(&app).await, 0);
+    let rows = maintained_rows(&app, &product).await;
+    let count = |prefix: &str| rows.iter().filter(|row| row.starts_with(prefix)).count();
+    assert_eq!(count("events: "), 2);
+    assert_eq!(count("transactions: "), 1);
+    let revenue: i64 = app
+        .sql_value(
+            "SELECT revenue_cents FROM identity_profiles WHERE product_id = $1 AND identity = 'u:p1'",
+            &[product.as_str().into()],
+        )
+        .await;
+    assert_eq!(revenue, 4_200);
+}
+
+backend_tests!(a_batch_left_in_the_inbox_is_folded_once);
+
+/// A batch the database refuses while folding is set aside in `ingest_failures` with the
+/// error, and the batches around it are still stored. On PostgreSQL, text holding U+0000 is
+/// refused by the database itself (the API refuses it before the store; this goes straight to
+/// the writer); SQLite stores any text, so there is no batch it refuses to write.
 #[tokio::test]
-async fn a_refused_batch_fails_alone() {
+async fn a_refused_batch_is_set_aside_alone() {
     let app = TestApp::spawn(payback_testkit::Backend::Postgres).await;
     let (product, _) = two_products(&app).await;
-    // A large first batch keeps the writer busy while the others queue behind it, so they are
-    // written as one group, which fails, and then one by one.
     let large: Vec<EventRecord> = (0..3_000)
         .map(|n| event(format!("large-{n}"), "visit", TEST_START.millis()))
         .collect();
-    let mut requests = tokio::task::JoinSet::new();
-    let writer = app.state.ingest.clone();
-    let first = product.clone();
-    requests.spawn(async move { ("large", writer.write(&first, large, TEST_START).await) });
-    tokio::task::yield_now().await;
+    app.state
+        .ingest
+        .write(&product, large, TEST_START)
+        .await
+        .unwrap();
     for name in ["good-1", "poisoned", "good-2"] {
-        let writer = app.state.ingest.clone();
-        let product = product.clone();
         let dedupe = if name == "poisoned" {
             "bad\0id".to_owned()
         } else {
             name.to_owned()
         };
         let events = vec![event(dedupe, "lead", TEST_START.millis())];
-        requests.spawn(async move { (name, writer.write(&product, events, TEST_START).await) });
+        // Accepted: the inbox holds it as JSON text, where U+0000 is an escape.
+        app.state
+            .ingest
+            .write(&product, events, TEST_START)
+            .await
+            .unwrap();
     }
-    let mut answers = requests.join_all().await;
-    answers.sort_by_key(|(name, _)| *name);
-    let summary: Vec<(&str, Result<usize, String>)> = answers
-        .into_iter()
-        .map(|(name, outcome)| (name, outcome.map(|o| o.inserted).map_err(|e| e.to_string())))
-        .collect();
-    assert_eq!(summary[0], ("good-1", Ok(1)));
-    assert_eq!(summary[1], ("good-2", Ok(1)));
-    assert_eq!(summary[2], ("large", Ok(3_000)));
-    assert_eq!(summary[3].0, "poisoned");
-    assert!(summary[3].1.is_err(), "{:?}", summary[3]);
     let stored = maintained_rows(&app, &product)
         .await
         .into_iter()
         .filter(|row| row.starts_with("events: "))
         .count();
     assert_eq!(stored, 3_002);
+    assert_eq!(pending_in_inbox(&app).await, 0);
+    let failures: Vec<(String, String)> = app
+        .sql_rows(
+            "SELECT payload, error FROM ingest_failures WHERE product_id = $1",
+            &[product.as_str().into()],
+        )
+        .await;
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    let set_aside: Vec<EventRecord> = serde_json::from_str(&failures[0].0).unwrap();
+    assert_eq!(set_aside[0].dedupe_id, "bad\0id");
+    assert!(failures[0].1.contains("0x00"), "{}", failures[0].1);
 }

@@ -28,6 +28,7 @@ struct Finding {
 
 pub async fn raise(state: &AppState, now: Timestamp) -> ApiResult<String> {
     let mut raised = 0;
+    state.ingest.settle_all().await?;
     for product in products::all(&state.store).await? {
         if product.stage == "killed" {
             continue;

@@ -42,7 +42,7 @@ async fn stage_channels(
     Query(params): Query<FunnelParams>,
 ) -> ApiResult<Json<Vec<FunnelRow>>> {
     let window = Window::new(params.days, None)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let product = products::find_settled(&state, caller.scope()?, &slug).await?;
     Ok(Json(funnel::report(&state, &product, window).await?))
 }
 
@@ -58,7 +58,7 @@ async fn stage_series(
     Query(params): Query<FunnelParams>,
 ) -> ApiResult<Json<Vec<FunnelSeriesRow>>> {
     let window = Window::new(params.days, None)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let product = products::find_settled(&state, caller.scope()?, &slug).await?;
     Ok(Json(funnel::series(&state, &product, window).await?))
 }
 
@@ -72,7 +72,7 @@ async fn get_definition(
     caller: Caller,
     Path(slug): Path<String>,
 ) -> ApiResult<Json<FunnelDefinition>> {
-    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let product = products::find_settled(&state, caller.scope()?, &slug).await?;
     Ok(Json(funnel::definition(&state, &product).await?))
 }
 
@@ -94,7 +94,7 @@ async fn save_definition(
     Path(slug): Path<String>,
     Json(body): Json<SaveDefinitionRequest>,
 ) -> ApiResult<Json<SavedDefinition>> {
-    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let product = products::find_settled(&state, caller.scope()?, &slug).await?;
     Ok(Json(
         funnel::save_definition(&state, &caller, &product, body.steps).await?,
     ))

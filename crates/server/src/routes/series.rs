@@ -36,6 +36,6 @@ async fn timeseries(
     Query(params): Query<SeriesParams>,
 ) -> ApiResult<Json<Vec<TimeseriesRow>>> {
     let window = Window::new(params.days, None)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
+    let product = products::find_settled(&state, caller.scope()?, &slug).await?;
     Ok(Json(series::timeseries(&state, &product, window).await?))
 }

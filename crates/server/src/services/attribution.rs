@@ -106,7 +106,7 @@ pub async fn report(
     slug: &str,
     window: Window,
 ) -> ApiResult<AttributionReport> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = window.span(state.clock.now());
     let db = &state.store;
     let id = product.id.as_str();
@@ -226,7 +226,7 @@ pub async fn sales(
     window: Window,
     channel: Option<&str>,
 ) -> ApiResult<SalesList> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = window.span(state.clock.now());
     let filter = match channel {
         None => SalesFilter::All,
@@ -414,7 +414,7 @@ pub async fn ads(
     level: Option<&str>,
 ) -> ApiResult<AdsReport> {
     let (level_name, level) = parse_level(level)?;
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = window.span(state.clock.now());
     let (db, id) = (&state.store, product.id.as_str());
     let dimensions = Dimensions::new(store::ad_dimensions(db, id, level).await?);

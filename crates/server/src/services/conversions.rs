@@ -282,7 +282,7 @@ pub async fn upsert(
     slug: &str,
     input: ConversionInput,
 ) -> ApiResult<ConversionView> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let checked = check(input, &product)?;
     let new = NewConversion {
         key: &checked.key,
@@ -326,7 +326,7 @@ pub async fn upsert(
 /// Deletes the definition (404 when there is none); events stay. Audited as
 /// `conversion.delete`.
 pub async fn delete(state: &AppState, caller: &Caller, slug: &str, key: &str) -> ApiResult<()> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let deleted = conversions::delete(&mut tx, &product.id, key)
@@ -403,7 +403,7 @@ fn total(row: &ConversionRow, channels: &[ChannelTally]) -> Tally {
 
 /// Every definition, oldest first, with its last 30 days.
 pub async fn list(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<ConversionList> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = Span::days_ending(state.clock.now(), Window::DEFAULT_DAYS);
     let mut listed = Vec::new();
     for row in conversions::list(&state.store, &product.id).await? {
@@ -460,7 +460,7 @@ pub async fn report(
     slug: &str,
     window: Window,
 ) -> ApiResult<ConversionReport> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = window.span(state.clock.now());
     let mut entries = Vec::new();
     for row in conversions::list(&state.store, &product.id).await? {

@@ -96,7 +96,7 @@ pub async fn list(
     window: Window,
 ) -> ApiResult<DistributionList> {
     let scope = caller.scope()?;
-    let product = products::find(state, scope, slug).await?;
+    let product = products::find_settled(state, scope, slug).await?;
     let now = state.clock.now();
     let rows = distribution::list(
         &state.store,

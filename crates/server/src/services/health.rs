@@ -93,6 +93,7 @@ pub struct ProductHealth {
 pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHealth> {
     let now = state.clock.now();
     let visibility = caller.visibility()?;
+    state.ingest.settle_all().await?;
     let db = &state.store;
     let stamp = |ms: i64| Timestamp::from_millis(ms).to_rfc3339();
 

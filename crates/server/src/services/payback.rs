@@ -84,7 +84,7 @@ pub fn week_start(at: Timestamp) -> Timestamp {
 }
 
 pub async fn report(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<PaybackReport> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let now = state.clock.now();
     Ok(PaybackReport {
         cohorts: cohorts(state, &product.id, now).await?,

@@ -112,6 +112,19 @@ pub async fn find(state: &AppState, scope: &AccountScope, slug: &str) -> ApiResu
         .ok_or_else(|| ApiError::not_found("product"))
 }
 
+/// [`find`], once every event accepted for the product so far is folded into the tables
+/// reports read (`IngestWriter::settle`): every read of ingested data starts here, so a report
+/// answered after an ingest request was answered counts that request's events.
+pub async fn find_settled(
+    state: &AppState,
+    scope: &AccountScope,
+    slug: &str,
+) -> ApiResult<ProductRow> {
+    let product = find(state, scope, slug).await?;
+    state.ingest.settle(&product.id).await?;
+    Ok(product)
+}
+
 /// `https://www.Example.com/path` -> `www.example.com`; empty means none.
 pub fn normalize_domain(domain: &str) -> Option<String> {
     let trimmed = domain.trim();
@@ -207,7 +220,8 @@ pub async fn update(
     edit: ProductEdit,
 ) -> ApiResult<EditedProduct> {
     let scope = caller.scope()?;
-    let product = find(state, scope, slug).await?;
+    // Settled: the currency rule below asks whether revenue exists.
+    let product = find_settled(state, scope, slug).await?;
     if edit.is_empty() {
         return Err(ApiError::bad_request(
             "nothing to update: send name, currency, domain, stage, gate_due_date or gate_result",
@@ -304,7 +318,7 @@ pub async fn update(
 }
 
 pub async fn row(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<ProductView> {
-    let product = find(state, caller.scope()?, slug).await?;
+    let product = find_settled(state, caller.scope()?, slug).await?;
     let mut rows = ProductView::many(state, vec![product]).await?;
     rows.pop()
         .ok_or_else(|| ApiError::internal("a product row went missing"))
@@ -313,6 +327,7 @@ pub async fn row(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<Pro
 /// One row per product; operators see every account's products.
 pub async fn portfolio(state: &AppState, caller: &Caller) -> ApiResult<Vec<ProductView>> {
     let visibility = caller.visibility()?;
+    state.ingest.settle_all().await?;
     ProductView::many(state, products::list(&state.store, &visibility).await?).await
 }
 

@@ -184,7 +184,7 @@ pub async fn propose(
     slug: &str,
     input: ProposalInput,
 ) -> ApiResult<ProposalAccepted> {
-    let product = products::find(state, caller.scope()?, slug).await?;
+    let product = products::find_settled(state, caller.scope()?, slug).await?;
     let actor = caller.actor();
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;

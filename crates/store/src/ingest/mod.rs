@@ -10,6 +10,7 @@
 //! 5. the last touch of every revenue row of the identities touched is recomputed, so events
 //!    arriving out of order or identities merging never leave a stale last touch.
 
+mod inbox;
 mod links;
 mod rollups;
 mod writer;
@@ -17,6 +18,7 @@ mod writer;
 use std::collections::{BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
+use serde::{Deserialize, Serialize};
 
 use crate::Tx;
 use crate::error::StoreResult;
@@ -25,13 +27,16 @@ use rollups::RollupChanges;
 pub use rollups::recompute_last_touch;
 pub use writer::IngestWriter;
 
-/// An event ready to store: validated, classified, not yet resolved to an identity.
-#[derive(Debug, Clone)]
+/// An event ready to store: validated, classified, not yet resolved to an identity. It waits in
+/// the inbox in this shape (serialised as JSON) until the writer folds it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EventRecord {
     pub namespace: String,
     pub dedupe_id: String,
-    pub stage: &'static str,
+    #[serde(with = "inbox::stage_name")]
+    pub stage: StageName,
     pub name: Option<String>,
+    #[serde(with = "inbox::epoch_millis")]
     pub occurred_at: Timestamp,
     pub anonymous_id: Option<String>,
     pub user_id: Option<String>,
@@ -48,6 +53,10 @@ pub struct EventRecord {
     /// A converted/payment event: the identity's first one acquires the customer.
     pub acquires: bool,
 }
+
+/// A stage's canonical name. An alias, not `&'static str` spelled out in the field: serde's
+/// derive borrows fields written as `&str` from the input, which a stored batch cannot lend.
+pub type StageName = &'static str;
 
 /// What a batch did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,60 +1,84 @@
-//! Group commit: batches of events that arrive together are written in one transaction.
+//! The ingest writer: requests append to the inbox; one folder writes the inbox into the
+//! tables reports read.
 //!
-//! Every transaction pays a fixed price whatever it holds: the product's ingest lock, the
-//! link lookup, one upsert per rollup table, and the commit itself, which writes every page
-//! the transaction dirtied (random dedupe ids and identities spread 100 events over hundreds
-//! of index pages; a few thousand events share many of them). So requests hand their
-//! validated batch to a writer lane and wait for its outcome; the lane takes whatever has
-//! queued while it was busy, up to [`MAX_GROUP_EVENTS`], and writes each product's share in
-//! one transaction. A lone batch on a quiet server is written at once, as before.
+//! A request's batch is answered as soon as it is one committed inbox row (`inbox.rs`), so the
+//! request path never waits for the random-keyed trees (dedupe keys, identities, profiles,
+//! daily rows) that make a fold expensive. Appends are group-committed: a lane takes whatever
+//! queued while it was busy, up to [`MAX_GROUP_EVENTS`], and appends it in one transaction.
 //!
-//! Products map to a fixed lane, so one product's batches are written in arrival order.
-//! SQLite has one writer at a time anyway and gets one lane; PostgreSQL gets several, so
-//! products do not wait for each other.
+//! The folder takes pending batches oldest first, many at a time, and writes each product's
+//! share in one transaction with `write_batches`; the more that queued, the more each dirtied
+//! index page and each commit is shared. Readers that must see every accepted event call
+//! [`IngestWriter::settle`] first: it folds what is pending up to that moment (for one product,
+//! or for all), so reports stay exact while the request path stays short.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
 use payback_domain::Timestamp;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
+use super::inbox::{Inbox, NewBatch, Pending, PendingBatch, set_aside};
 use super::{Batch, BatchOutcome, EventRecord, write_batches};
 use crate::db::{Backend, Db};
 use crate::error::{StoreError, StoreResult};
 
-/// The most events one grouped transaction takes (ten full API batches, 400 of 100 events):
-/// large enough to amortise the commit, small enough to keep each wait short.
+/// The most events one grouped append takes.
 const MAX_GROUP_EVENTS: usize = 10_000;
 
-/// Writer lanes on PostgreSQL: products hash onto them, so up to this many products write at
-/// once (one product's batches queue on its advisory lock anyway).
+/// Appending lanes on PostgreSQL: products hash onto them, so several products append at
+/// once. SQLite appends through its inbox file's one connection.
 const POSTGRES_LANES: usize = 4;
 
 /// Requests queued per lane before senders wait: back-pressure instead of unbounded memory.
 const LANE_CAPACITY: usize = 1024;
 
+/// Inbox batches one fold takes at most (a batch holds up to 1,000 events, an API batch
+/// usually 100): large enough that a backlog is folded in few transactions, small enough that a
+/// waiting reader is not held up long.
+const FOLD_BATCHES: i64 = 100;
+
 /// Tries of a transaction that failed only because another one ran at the same time.
 const ATTEMPTS: u32 = 5;
+
+/// How often the folder looks for batches it was not told about: those another instance
+/// appended to a shared PostgreSQL inbox, or left behind by a previous run.
+const POLL: Duration = Duration::from_secs(1);
+
+/// How long the folder waits before trying again after the database failed it.
+const BACKOFF: Duration = Duration::from_millis(500);
 
 struct Job {
     product_id: String,
     events: Vec<EventRecord>,
     received_at: Timestamp,
-    reply: oneshot::Sender<StoreResult<BatchOutcome>>,
+    reply: oneshot::Sender<StoreResult<()>>,
 }
 
-/// The handle requests write events through; cheap to clone. The lanes stop once every
-/// handle is dropped and the queued batches are written.
+/// A reader asking for everything accepted so far to be folded.
+struct Settle {
+    product_id: Option<String>,
+    reply: oneshot::Sender<StoreResult<()>>,
+}
+
+/// The handle requests write events through; cheap to clone. The lanes and the folder stop
+/// once every handle is dropped; what is still pending stays in the inbox for the next start.
 #[derive(Clone, Debug)]
 pub struct IngestWriter {
     lanes: Arc<[mpsc::Sender<Job>]>,
+    settle: mpsc::Sender<Settle>,
+    inbox: Inbox,
 }
 
 impl IngestWriter {
-    /// Starts the writer lanes on the current Tokio runtime.
-    pub fn start(db: &Db) -> Self {
-        let db = db.for_ingest_writer();
+    /// Opens the inbox and starts the appending lanes and the folder on the current Tokio
+    /// runtime. Batches a previous run left in the inbox are folded first.
+    pub async fn start(db: &Db) -> StoreResult<Self> {
+        let inbox = Inbox::open(db).await?;
+        let appended = Arc::new(Notify::new());
+        // Something may be pending from before: look at once.
+        appended.notify_one();
         let count = match db.backend() {
             Backend::Sqlite => 1,
             Backend::Postgres => POSTGRES_LANES,
@@ -62,20 +86,31 @@ impl IngestWriter {
         let lanes = (0..count)
             .map(|_| {
                 let (sender, receiver) = mpsc::channel(LANE_CAPACITY);
-                tokio::spawn(run_lane(db.clone(), receiver));
+                tokio::spawn(run_lane(inbox.clone(), appended.clone(), receiver));
                 sender
             })
             .collect();
-        Self { lanes }
+        let (settle, settles) = mpsc::channel(LANE_CAPACITY);
+        let folder = Folder {
+            db: db.for_ingest_writer(),
+            inbox: inbox.clone(),
+        };
+        tokio::spawn(folder.run(appended, settles));
+        Ok(Self {
+            lanes,
+            settle,
+            inbox,
+        })
     }
 
-    /// Stores one validated batch of `product_id`, all or nothing, and reports what it did.
+    /// Accepts one validated batch of `product_id`: when this returns, the batch is durable and
+    /// will be stored all or nothing (duplicates of stored events dropped).
     pub async fn write(
         &self,
         product_id: &str,
         events: Vec<EventRecord>,
         received_at: Timestamp,
-    ) -> StoreResult<BatchOutcome> {
+    ) -> StoreResult<()> {
         let (reply, outcome) = oneshot::channel();
         let job = Job {
             product_id: product_id.to_owned(),
@@ -90,6 +125,31 @@ impl IngestWriter {
         outcome.await.map_err(|_| StoreError::WriterStopped)?
     }
 
+    /// Returns once every batch of `product_id` accepted before the call is folded into the
+    /// tables reports read. Cheap when nothing is pending.
+    pub async fn settle(&self, product_id: &str) -> StoreResult<()> {
+        self.ask_to_settle(Some(product_id.to_owned())).await
+    }
+
+    /// [`Self::settle`] for every product: for readers that span products (the portfolio,
+    /// health, the jobs).
+    pub async fn settle_all(&self) -> StoreResult<()> {
+        self.ask_to_settle(None).await
+    }
+
+    async fn ask_to_settle(&self, product_id: Option<String>) -> StoreResult<()> {
+        // Nothing pending (the usual case for a read): no need to queue behind a fold.
+        if self.inbox.newest(product_id.as_deref()).await?.is_none() {
+            return Ok(());
+        }
+        let (reply, done) = oneshot::channel();
+        self.settle
+            .send(Settle { product_id, reply })
+            .await
+            .map_err(|_| StoreError::WriterStopped)?;
+        done.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
     fn lane_of(&self, product_id: &str) -> &mpsc::Sender<Job> {
         let mut hasher = DefaultHasher::new();
         product_id.hash(&mut hasher);
@@ -99,7 +159,10 @@ impl IngestWriter {
     }
 }
 
-async fn run_lane(db: Db, mut queue: mpsc::Receiver<Job>) {
+/// Appends whatever queued while the previous append ran, in one transaction, then wakes the
+/// folder. Should the group fail, each job is appended alone, so a batch only ever fails for
+/// its own reasons.
+async fn run_lane(inbox: Inbox, appended: Arc<Notify>, mut queue: mpsc::Receiver<Job>) {
     while let Some(first) = queue.recv().await {
         let mut queued = first.events.len();
         let mut jobs = vec![first];
@@ -108,65 +171,174 @@ async fn run_lane(db: Db, mut queue: mpsc::Receiver<Job>) {
             queued += job.events.len();
             jobs.push(job);
         }
-        for group in by_product(jobs) {
-            write_group(&db, group).await;
-        }
-    }
-}
-
-/// Splits jobs by product, keeping arrival order within each product.
-fn by_product(jobs: Vec<Job>) -> Vec<Vec<Job>> {
-    let mut groups: Vec<Vec<Job>> = Vec::new();
-    for job in jobs {
-        let same_product = |group: &&mut Vec<Job>| {
-            group
-                .first()
-                .is_some_and(|first| first.product_id == job.product_id)
-        };
-        match groups.iter_mut().find(same_product) {
-            Some(group) => group.push(job),
-            None => groups.push(vec![job]),
-        }
-    }
-    groups
-}
-
-/// Writes one product's jobs in one transaction and answers each. Should that transaction
-/// fail for good, each job is tried alone, so a batch only ever fails for its own reasons.
-async fn write_group(db: &Db, jobs: Vec<Job>) {
-    let Some(product_id) = jobs.first().map(|job| job.product_id.clone()) else {
-        return;
-    };
-    if jobs.len() > 1 {
-        let batches: Vec<Batch<'_>> = jobs.iter().map(Job::batch).collect();
-        match write_with_retries(db, &product_id, &batches).await {
-            Ok(outcomes) => {
-                for (job, outcome) in jobs.into_iter().zip(outcomes) {
+        let group: Vec<NewBatch<'_>> = jobs.iter().map(Job::new_batch).collect();
+        let written = inbox.append(&group).await;
+        drop(group);
+        match written {
+            Ok(()) => {
+                for job in jobs {
                     // A requester that went away no longer needs its answer.
-                    let _ = job.reply.send(Ok(outcome));
+                    let _ = job.reply.send(Ok(()));
                 }
-                return;
+            }
+            Err(err) if jobs.len() == 1 => {
+                if let Some(job) = jobs.pop() {
+                    let _ = job.reply.send(Err(err));
+                }
             }
             Err(err) => {
-                tracing::warn!(error = %err, batches = jobs.len(), "grouped ingest failed; writing its batches one by one");
+                tracing::warn!(error = %err, batches = jobs.len(), "grouped append failed; appending its batches one by one");
+                for job in jobs {
+                    let outcome = inbox.append(&[job.new_batch()]).await;
+                    let _ = job.reply.send(outcome);
+                }
             }
         }
-    }
-    for job in jobs {
-        let outcome = write_with_retries(db, &product_id, &[job.batch()])
-            .await
-            .map(|outcomes| outcomes.into_iter().next().unwrap_or_default());
-        let _ = job.reply.send(outcome);
+        appended.notify_one();
     }
 }
 
 impl Job {
+    fn new_batch(&self) -> NewBatch<'_> {
+        NewBatch {
+            product_id: &self.product_id,
+            events: &self.events,
+            received_at: self.received_at,
+        }
+    }
+}
+
+/// Writes the inbox into the main database, oldest batch first.
+struct Folder {
+    db: Db,
+    inbox: Inbox,
+}
+
+impl Folder {
+    async fn run(self, appended: Arc<Notify>, mut settles: mpsc::Receiver<Settle>) {
+        loop {
+            tokio::select! {
+                // A waiting reader goes first.
+                biased;
+                settle = settles.recv() => match settle {
+                    Some(settle) => self.answer(settle).await,
+                    None => return,
+                },
+                () = appended.notified() => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
+            // Fold the backlog, answering readers between folds.
+            loop {
+                while let Ok(settle) = settles.try_recv() {
+                    self.answer(settle).await;
+                }
+                match self.fold(Pending::default()).await {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(err) => {
+                        tracing::warn!(error = %err, "folding the ingest inbox failed; retrying");
+                        tokio::time::sleep(BACKOFF).await;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Folds what `settle` waits for: every batch of its product (or of all) pending now.
+    async fn answer(&self, settle: Settle) {
+        let outcome = self.settle(settle.product_id.as_deref()).await;
+        let _ = settle.reply.send(outcome);
+    }
+
+    async fn settle(&self, product_id: Option<&str>) -> StoreResult<()> {
+        let Some(through) = self.inbox.newest(product_id).await? else {
+            return Ok(());
+        };
+        let which = Pending {
+            product_id,
+            through: Some(through),
+        };
+        while self.fold(which).await? > 0 {}
+        Ok(())
+    }
+
+    /// Folds up to [`FOLD_BATCHES`] pending batches; returns how many it took off the inbox.
+    async fn fold(&self, which: Pending<'_>) -> StoreResult<usize> {
+        let pending = self.inbox.pending(which, FOLD_BATCHES).await?;
+        if pending.is_empty() {
+            return Ok(0);
+        }
+        let mut done = Vec::with_capacity(pending.len());
+        for group in by_product(pending) {
+            self.fold_product(&group).await?;
+            done.extend(group.iter().map(|batch| batch.id));
+        }
+        self.inbox.remove(&done).await?;
+        Ok(done.len())
+    }
+
+    /// Writes one product's batches in one transaction. Should the database refuse it, each
+    /// batch is written alone and one it refuses is set aside with the error: it was valid
+    /// when accepted, so only a defect (or a product deleted meanwhile) gets it here, and the
+    /// batches behind it must not wait on it.
+    async fn fold_product(&self, group: &[PendingBatch]) -> StoreResult<()> {
+        let Some(product_id) = group.first().map(|batch| batch.product_id.as_str()) else {
+            return Ok(());
+        };
+        let batches: Vec<Batch<'_>> = group.iter().map(PendingBatch::batch).collect();
+        let refused = match write_with_retries(&self.db, product_id, &batches).await {
+            Ok(_) => return Ok(()),
+            Err(err) if refused_by_database(&err) => err,
+            Err(err) => return Err(err),
+        };
+        if group.len() > 1 {
+            tracing::warn!(error = %refused, batches = group.len(), "folding a group failed; folding its batches one by one");
+        }
+        for batch in group {
+            match write_with_retries(&self.db, product_id, &[batch.batch()]).await {
+                Ok(_) => {}
+                Err(err) if refused_by_database(&err) => {
+                    tracing::error!(error = %err, inbox_id = batch.id, product_id, "an accepted batch was refused while folding; set aside in ingest_failures");
+                    set_aside(&self.db, batch, &err.to_string()).await?;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The database refused a statement (a constraint, a value it cannot store): trying again
+/// gives the same answer. Anything else (the connection, a timeout) may pass.
+fn refused_by_database(err: &StoreError) -> bool {
+    matches!(err, StoreError::Database(sqlx::Error::Database(_))) && !err.is_transient()
+}
+
+impl PendingBatch {
     fn batch(&self) -> Batch<'_> {
         Batch {
             events: &self.events,
             received_at: self.received_at,
         }
     }
+}
+
+/// Splits batches by product, keeping arrival order within each product.
+fn by_product(batches: Vec<PendingBatch>) -> Vec<Vec<PendingBatch>> {
+    let mut groups: Vec<Vec<PendingBatch>> = Vec::new();
+    for batch in batches {
+        let same_product = |group: &&mut Vec<PendingBatch>| {
+            group
+                .first()
+                .is_some_and(|first| first.product_id == batch.product_id)
+        };
+        match groups.iter_mut().find(same_product) {
+            Some(group) => group.push(batch),
+            None => groups.push(vec![batch]),
+        }
+    }
+    groups
 }
 
 /// Concurrent writers of one product can deadlock on PostgreSQL (or find SQLite busy); the

@@ -1,0 +1,254 @@
+//! The inbox: accepted batches waiting to be folded into `events` and the tables reports read.
+//!
+//! A request is answered once its batch is one committed row here. Appending touches one
+//! index whose keys only grow (the row id, and the product's rows in id order), so it costs
+//! the same however large the product's history is; the random-keyed trees (dedupe keys,
+//! identities, profiles) are written later by the folder, many batches to a transaction.
+//!
+//! On PostgreSQL the inbox is a table of the main database. On SQLite it is a database file
+//! of its own next to the main one (`<file>.inbox`): SQLite has one writer per file, and a
+//! fold holds the main file's write lock for a while; appends to another file never wait for
+//! it. Folding is idempotent (events dedupe on their key, links keep the first), so a batch
+//! folded into the main file but not yet removed from the inbox when the process stopped is
+//! folded again as a no-op.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use payback_domain::{Stage, Timestamp};
+use sqlx::QueryBuilder;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+
+use super::EventRecord;
+use crate::db::{Db, checkpoint_in_background};
+use crate::error::{StoreError, StoreResult};
+
+static SQLITE_INBOX_MIGRATIONS: sqlx::migrate::Migrator =
+    sqlx::migrate!("./migrations/sqlite-inbox");
+
+/// Where pending batches are kept: on SQLite the inbox file's pool (one connection, so an
+/// in-memory main database gets an inbox that lives as long as the process too), on
+/// PostgreSQL the main pool.
+#[derive(Debug, Clone)]
+pub(super) struct Inbox {
+    db: Db,
+}
+
+/// One accepted batch, as appended.
+pub(super) struct NewBatch<'a> {
+    pub product_id: &'a str,
+    pub events: &'a [EventRecord],
+    pub received_at: Timestamp,
+}
+
+/// One batch waiting to be folded.
+#[derive(Debug)]
+pub(super) struct PendingBatch {
+    pub id: i64,
+    pub product_id: String,
+    pub received_at: Timestamp,
+    pub events: Vec<EventRecord>,
+    /// The stored text, kept to set aside should the database refuse the batch.
+    pub payload: String,
+}
+
+/// Which pending batches a fold takes.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Pending<'a> {
+    /// Only this product's.
+    pub product_id: Option<&'a str>,
+    /// Only those appended up to this row id.
+    pub through: Option<i64>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PendingRow {
+    id: i64,
+    product_id: String,
+    received_at: i64,
+    payload: String,
+}
+
+impl Inbox {
+    /// Opens the inbox of `db`, creating (and migrating) the SQLite inbox file if needed.
+    pub async fn open(db: &Db) -> StoreResult<Self> {
+        match db {
+            Db::Postgres(pool) => Ok(Inbox {
+                db: Db::Postgres(pool.clone()),
+            }),
+            Db::Sqlite(pool) => {
+                let main = pool.connect_options();
+                let file = main.get_filename().to_string_lossy().into_owned();
+                // An in-memory main database (its file name is empty or `:memory:`) gets an
+                // in-memory inbox on the pool's one connection.
+                let url = if file.is_empty() || file == ":memory:" {
+                    "sqlite::memory:".to_owned()
+                } else {
+                    format!("sqlite://{file}.inbox")
+                };
+                let options = SqliteConnectOptions::from_str(&url)
+                    .map_err(|err| StoreError::Connect(err.to_string()))?
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(sqlx::sqlite::SqliteSynchronous::Normal)
+                    .busy_timeout(Duration::from_secs(10))
+                    // Checkpoints run in the background, as for the main file.
+                    .pragma("wal_autocheckpoint", "65536")
+                    .pragma("journal_size_limit", "67108864");
+                let inbox = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .idle_timeout(None)
+                    .max_lifetime(None)
+                    .connect_with(options)
+                    .await
+                    .map_err(|err| StoreError::Connect(err.to_string()))?;
+                SQLITE_INBOX_MIGRATIONS.run(&inbox).await?;
+                if !url.ends_with(":memory:") {
+                    tokio::spawn(checkpoint_in_background(inbox.clone()));
+                }
+                Ok(Inbox {
+                    db: Db::Sqlite(inbox),
+                })
+            }
+        }
+    }
+
+    /// Appends batches in one transaction: all are durable, or none.
+    pub async fn append(&self, batches: &[NewBatch<'_>]) -> StoreResult<()> {
+        let mut rows = Vec::with_capacity(batches.len());
+        for batch in batches {
+            let payload = serde_json::to_string(batch.events)?;
+            rows.push((batch.product_id, batch.received_at.millis(), payload));
+        }
+        let mut tx = self.db.begin().await?;
+        for chunk in rows.chunks(APPEND_CHUNK) {
+            on_tx!(&mut tx, conn => {
+                let mut query = QueryBuilder::new(
+                    "INSERT INTO event_inbox (product_id, received_at, payload) ",
+                );
+                query.push_values(chunk, |mut row, (product, at, payload)| {
+                    row.push_bind(*product).push_bind(*at).push_bind(payload);
+                });
+                query.build().execute(conn).await.map(|done| done.rows_affected())
+            })?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The newest pending batch's id, if any is pending.
+    pub async fn newest(&self, product_id: Option<&str>) -> StoreResult<Option<i64>> {
+        Ok(on_db!(&self.db, pool => {
+            let mut query = QueryBuilder::new("SELECT MAX(id) FROM event_inbox");
+            if let Some(product) = product_id {
+                query.push(" WHERE product_id = ").push_bind(product);
+            }
+            query.build_query_scalar().fetch_one(pool).await
+        })?)
+    }
+
+    /// Up to `limit` pending batches, oldest first.
+    pub async fn pending(&self, which: Pending<'_>, limit: i64) -> StoreResult<Vec<PendingBatch>> {
+        let rows: Vec<PendingRow> = on_db!(&self.db, pool => {
+            let mut query = QueryBuilder::new(
+                "SELECT id, product_id, received_at, payload FROM event_inbox WHERE 1 = 1",
+            );
+            if let Some(product) = which.product_id {
+                query.push(" AND product_id = ").push_bind(product);
+            }
+            if let Some(through) = which.through {
+                query.push(" AND id <= ").push_bind(through);
+            }
+            query.push(" ORDER BY id LIMIT ").push_bind(limit);
+            query.build_query_as().fetch_all(pool).await
+        })?;
+        rows.into_iter().map(PendingBatch::decode).collect()
+    }
+
+    /// Removes folded (or set aside) batches.
+    pub async fn remove(&self, ids: &[i64]) -> StoreResult<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        on_db!(&self.db, pool => {
+            let mut query = QueryBuilder::new("DELETE FROM event_inbox WHERE id IN (");
+            let mut list = query.separated(", ");
+            for id in ids {
+                list.push_bind(*id);
+            }
+            query.push(")");
+            query.build().execute(pool).await.map(|done| done.rows_affected())
+        })?;
+        Ok(())
+    }
+}
+
+/// Rows per INSERT, well under either backend's limit of bound parameters.
+const APPEND_CHUNK: usize = 1_000;
+
+impl PendingBatch {
+    fn decode(row: PendingRow) -> StoreResult<Self> {
+        let events: Vec<EventRecord> = serde_json::from_str(&row.payload)?;
+        Ok(PendingBatch {
+            id: row.id,
+            product_id: row.product_id,
+            received_at: Timestamp::from_millis(row.received_at),
+            events,
+            payload: row.payload,
+        })
+    }
+}
+
+/// Sets a batch the database refused aside in `ingest_failures` (main database) with the
+/// error, so the batches behind it are folded; its inbox row is then removed by the caller.
+pub(super) async fn set_aside(db: &Db, batch: &PendingBatch, error: &str) -> StoreResult<()> {
+    on_db!(db, pool => sqlx::query(
+        "INSERT INTO ingest_failures (inbox_id, product_id, received_at, payload, error) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(batch.id)
+    .bind(&batch.product_id)
+    .bind(batch.received_at.millis())
+    .bind(&batch.payload)
+    .bind(error)
+    .execute(pool)
+    .await
+    .map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// `EventRecord::stage` as its wire name; read back as the canonical `&'static str`.
+pub(super) mod stage_name {
+    use super::Stage;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        stage: &&'static str,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(stage)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<&'static str, D::Error> {
+        let name = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Stage::parse(&name)
+            .map(Stage::as_str)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown stage {name}")))
+    }
+}
+
+/// A [`Timestamp`] as epoch milliseconds.
+pub(super) mod epoch_millis {
+    use super::Timestamp;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(at: &Timestamp, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(at.millis())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
+        i64::deserialize(deserializer).map(Timestamp::from_millis)
+    }
+}
