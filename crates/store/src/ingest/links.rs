@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
 
+use super::moves::move_to_users;
 use super::rollups::{ProfileDelta, upsert_profiles};
 use super::{CHUNK, EventRecord, anonymous_identity, user_identity};
 use crate::Tx;
@@ -89,21 +90,9 @@ pub(super) async fn link_identities(
     Ok(links)
 }
 
-#[derive(sqlx::FromRow)]
-struct StoredProfile {
-    identity: String,
-    first_seen_at: i64,
-    last_seen_at: Option<i64>,
-    first_touch_at: Option<i64>,
-    first_channel: Option<String>,
-    acquired_at: Option<i64>,
-    revenue_cents: i64,
-}
-
 /// Records `links` (anonymous id, user id) and moves everything the anonymous identities had
 /// (events, revenue rows, daily rows, profiles) to their users, in a fixed number of
-/// statements however many links the batch brings. Set-based statements find each row's user
-/// through `identity_links` by primary key (`substr(identity, 3)` strips the `a:` prefix).
+/// statements however many links the batch brings (`moves.rs`).
 async fn merge_anonymous_into_users(
     tx: &mut Tx,
     product_id: &str,
@@ -122,67 +111,7 @@ async fn merge_anonymous_into_users(
         .iter()
         .map(|(anonymous, _)| anonymous_identity(anonymous))
         .collect();
-    // Each statement is `<head> product_id = ? AND <identity column> IN (...) <tail>`. The daily
-    // rows go first and find their keys through the anonymous identities' events (the identity
-    // index of `events`, before the third statement rewrites them): `stage_identity_days` has
-    // no index leading with the identity, and filtering its rows by identity read every row of
-    // the product on each merge, a cost growing with the product's history.
-    let statements: [(&str, &str, &str); 4] = [
-        (
-            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-             SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT) \
-             FROM stage_identity_days s JOIN identity_links l \
-             ON l.product_id = s.product_id AND l.anonymous_id = substr(s.identity, 3) \
-             WHERE (s.product_id, s.stage, s.day, s.identity) IN \
-             (SELECT product_id, stage, day, identity FROM events WHERE product_id = ",
-            "identity",
-            // Grouped, so two anonymous ids of one user sharing a stage and day do not hit the
-            // same row twice in one upsert.
-            ") GROUP BY s.product_id, s.stage, s.day, l.user_id \
-             ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
-        ),
-        (
-            "DELETE FROM stage_identity_days WHERE (product_id, stage, day, identity) IN \
-             (SELECT product_id, stage, day, identity FROM events WHERE product_id = ",
-            "identity",
-            ")",
-        ),
-        (
-            "UPDATE events SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
-             WHERE l.product_id = events.product_id AND l.anonymous_id = substr(events.identity, 3)) WHERE product_id = ",
-            "identity",
-            "",
-        ),
-        (
-            "UPDATE transactions SET identity = (SELECT 'u:' || l.user_id FROM identity_links l \
-             WHERE l.product_id = transactions.product_id AND l.anonymous_id = substr(transactions.identity, 3)) \
-             WHERE product_id = ",
-            "identity",
-            "",
-        ),
-    ];
-    for (head, column, tail) in statements {
-        on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new(head);
-            query.push_bind(product_id).push(" AND ").push(column).push(" IN (");
-            let mut list = query.separated(", ");
-            for identity in &anonymous {
-                list.push_bind(identity);
-            }
-            query.push(")").push(tail);
-            query.build().execute(conn).await.map(|done| done.rows_affected())
-        })?;
-    }
-    let moved: Vec<StoredProfile> = on_tx!(tx, conn => {
-        let mut query = sqlx::QueryBuilder::new("DELETE FROM identity_profiles WHERE product_id = ");
-        query.push_bind(product_id).push(" AND identity IN (");
-        let mut list = query.separated(", ");
-        for identity in &anonymous {
-            list.push_bind(identity);
-        }
-        query.push(") RETURNING identity, first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents");
-        query.build_query_as().fetch_all(conn).await
-    })?;
+    let moved = move_to_users(tx, product_id, &anonymous).await?;
     let user_of: HashMap<String, String> = links
         .iter()
         .map(|(anonymous, user)| (anonymous_identity(anonymous), user_identity(user)))

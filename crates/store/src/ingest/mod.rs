@@ -12,6 +12,7 @@
 
 mod inbox;
 mod links;
+mod moves;
 mod rollups;
 mod writer;
 

@@ -37,7 +37,7 @@ const LANE_CAPACITY: usize = 1024;
 /// Inbox batches one fold takes at most (a batch holds up to 1,000 events, an API batch
 /// usually 100): large enough that a backlog is folded in few transactions, small enough that a
 /// waiting reader is not held up long.
-const FOLD_BATCHES: i64 = 100;
+const FOLD_BATCHES: i64 = 200;
 
 /// Tries of a transaction that failed only because another one ran at the same time.
 const ATTEMPTS: u32 = 5;
