@@ -414,4 +414,44 @@ async fn a_refused_batch_is_set_aside_alone() {
     let set_aside: Vec<EventRecord> = serde_json::from_str(&failures[0].0).unwrap();
     assert_eq!(set_aside[0].dedupe_id, "bad\0id");
     assert!(failures[0].1.contains("0x00"), "{}", failures[0].1);
+
+    // Health says so: the product's tracking is failing, with the count and the error.
+    let owner = app.login("founder@example.com").await;
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    let tracking = health["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|source| source["product_slug"] == "grouped" && source["source"] == "tracking")
+        .unwrap()
+        .clone();
+    assert_eq!(tracking["status"], "failing");
+    assert_eq!(tracking["consecutive_failures"], 1);
+    let error = tracking["last_error"].as_str().unwrap();
+    assert!(
+        error.starts_with("1 accepted batch(es) could not be stored"),
+        "{error}"
+    );
+    assert!(error.contains("0x00"), "{error}");
+    let product = health["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|product| product["slug"] == "grouped")
+        .unwrap()
+        .clone();
+    assert_eq!(product["status"], "fail");
+    let healthy = health["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|source| source["product_slug"] == "single" && source["source"] == "tracking")
+        .unwrap()
+        .clone();
+    assert_eq!(healthy["consecutive_failures"], 0);
+    assert_eq!(healthy["last_error"], serde_json::Value::Null);
 }

@@ -57,6 +57,8 @@ pub struct SourceHealth {
     pub status: String,
     /// The newest data: the last event for tracking, the last successful sync for connections.
     pub last_seen_at: Option<String>,
+    /// For connections, runs failed in a row; for tracking, accepted batches the database
+    /// refused while storing them (set aside in `ingest_failures`).
     pub consecutive_failures: i64,
     pub last_error: Option<String>,
 }
@@ -119,7 +121,11 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
     for product in &product_rows {
         let mut worst = Severity::Ok;
         let last_event = activity::last_event_at(db, &product.id).await?;
+        // Accepted batches the database later refused (`ingest_failures`) make tracking
+        // failing: those events are missing from every number until someone looks.
+        let (set_aside, newest_error) = activity::ingest_failures(db, &product.id).await?;
         let tracking = match last_event {
+            _ if set_aside > 0 => "failing",
             None => "never",
             Some(at) if now.millis() - at > TRACKING_STALE_MS => "stale",
             Some(_) => "fresh",
@@ -130,8 +136,10 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
             source: "tracking".to_owned(),
             status: tracking.to_owned(),
             last_seen_at: last_event.map(stamp),
-            consecutive_failures: 0,
-            last_error: None,
+            consecutive_failures: set_aside,
+            last_error: newest_error.map(|error| {
+                format!("{set_aside} accepted batch(es) could not be stored and were set aside in ingest_failures; the newest: {error}")
+            }),
         });
         for row in connection_rows
             .iter()

@@ -31,8 +31,7 @@ pub(super) struct StoredProfile {
     pub revenue_cents: i64,
 }
 
-const PROFILE_COLUMNS: &str =
-    "identity, first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents";
+const PROFILE_COLUMNS: &str = "identity, first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents";
 
 /// Moves the daily rows, events and revenue rows of the `anonymous` identities (`a:<id>`) to
 /// their linked users, and deletes and returns their profiles.
