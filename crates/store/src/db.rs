@@ -119,7 +119,11 @@ impl Db {
                     // Kept for the life of the process: its cache is the point.
                     .idle_timeout(None)
                     .max_lifetime(None)
-                    .connect_lazy_with((*pool.connect_options()).clone()),
+                    .connect_lazy_with(
+                        (*pool.connect_options())
+                            .clone()
+                            .pragma("cache_size", FOLD_CACHE_KIB),
+                    ),
             ),
             Db::Postgres(pool) => Db::Postgres(pool.clone()),
         }
@@ -155,6 +159,12 @@ impl Db {
         on_db!(self, pool => pool.close().await)
     }
 }
+
+/// The page cache of the connection that folds ingested events (negative: KiB), larger than
+/// the pool's 64 MB: a fold of thousands of events dirties pages all over the event, identity
+/// and rollup indexes, and a cache smaller than those spills dirty pages to the WAL before the
+/// commit and reads them back. Only grows as the database does.
+const FOLD_CACHE_KIB: &str = "-262144";
 
 /// How often the WAL is copied back into the database file. Often: each checkpoint ends in an
 /// fsync that stalls concurrent WAL appends for its duration, and small ones stall briefly

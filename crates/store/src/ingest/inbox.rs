@@ -26,9 +26,9 @@ use crate::error::{StoreError, StoreResult};
 static SQLITE_INBOX_MIGRATIONS: sqlx::migrate::Migrator =
     sqlx::migrate!("./migrations/sqlite-inbox");
 
-/// Where pending batches are kept: on SQLite the inbox file's pool (one connection, so an
-/// in-memory main database gets an inbox that lives as long as the process too), on
-/// PostgreSQL the main pool.
+/// Where pending batches are kept: on SQLite the inbox file's pool (an in-memory main database
+/// gets an in-memory inbox on one connection that lives as long as the process), on PostgreSQL
+/// the main pool.
 #[derive(Debug, Clone)]
 pub(super) struct Inbox {
     db: Db,
@@ -95,15 +95,20 @@ impl Inbox {
                     // Checkpoints run in the background, as for the main file.
                     .pragma("wal_autocheckpoint", "65536")
                     .pragma("journal_size_limit", "67108864");
+                // A file gets a few connections, so an append never waits for the folder's
+                // reads or the background checkpoint (whose fsync can take a while when the
+                // main file is being written hard); an in-memory inbox exists only on its one
+                // connection.
+                let in_memory = url.ends_with(":memory:");
                 let inbox = SqlitePoolOptions::new()
-                    .max_connections(1)
+                    .max_connections(if in_memory { 1 } else { 4 })
                     .idle_timeout(None)
                     .max_lifetime(None)
                     .connect_with(options)
                     .await
                     .map_err(|err| StoreError::Connect(err.to_string()))?;
                 SQLITE_INBOX_MIGRATIONS.run(&inbox).await?;
-                if !url.ends_with(":memory:") {
+                if !in_memory {
                     tokio::spawn(checkpoint_in_background(inbox.clone()));
                 }
                 Ok(Inbox {
