@@ -308,31 +308,52 @@ async fn insert_revenue(tx: &mut Tx, product_id: &str, rows: &[RevenueRow]) -> S
     Ok(())
 }
 
+/// The identity's latest channel-bearing event at or before the revenue row (ties: the
+/// later-ingested event), as the `SET` of an `UPDATE transactions`.
+const LAST_TOUCH: &str = "UPDATE transactions SET (last_touch_at, last_channel) = (\
+     SELECT e.occurred_at, e.channel FROM events e \
+     WHERE e.product_id = transactions.product_id AND e.identity = transactions.identity \
+     AND e.channel IS NOT NULL AND e.occurred_at <= transactions.occurred_at \
+     ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) WHERE ";
+
 /// Sets each revenue row's last touch of `identities` to the identity's latest channel-bearing
-/// event at or before it (ties: the later-ingested event).
+/// event at or before it (ties: the later-ingested event). The rows are found as in
+/// `moves.rs`: an `IN` list on SQLite; on PostgreSQL an array probed through a `LATERAL`
+/// subquery (the `IN` list's plan flipped between 0.16 s and 3.5 s for one 20,000-event fold).
 pub async fn recompute_last_touch(
     tx: &mut Tx,
     product_id: &str,
     identities: &BTreeSet<String>,
 ) -> StoreResult<()> {
     let identities: Vec<&String> = identities.iter().collect();
-    for chunk in identities.chunks(CHUNK) {
-        on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new(
-                "UPDATE transactions SET (last_touch_at, last_channel) = (\
-                 SELECT e.occurred_at, e.channel FROM events e \
-                 WHERE e.product_id = transactions.product_id AND e.identity = transactions.identity \
-                 AND e.channel IS NOT NULL AND e.occurred_at <= transactions.occurred_at \
-                 ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) WHERE product_id = ",
-            );
-            query.push_bind(product_id).push(" AND identity IN (");
-            let mut list = query.separated(", ");
-            for identity in chunk {
-                list.push_bind(*identity);
+    match tx {
+        Tx::Sqlite(conn) => {
+            for chunk in identities.chunks(CHUNK) {
+                let mut query = sqlx::QueryBuilder::new(LAST_TOUCH);
+                query
+                    .push("product_id = ")
+                    .push_bind(product_id)
+                    .push(" AND identity IN (");
+                let mut list = query.separated(", ");
+                for identity in chunk {
+                    list.push_bind(*identity);
+                }
+                query.push(")");
+                query.build().execute(&mut **conn).await?;
             }
-            query.push(")");
-            query.build().execute(conn).await.map(|done| done.rows_affected())
-        })?;
+        }
+        Tx::Postgres(conn) => {
+            let sql = format!(
+                "{LAST_TOUCH}ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) \
+                 CROSS JOIN LATERAL (SELECT ctid FROM transactions \
+                 WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
+            );
+            sqlx::query(sqlx::AssertSqlSafe(sql))
+                .bind(product_id)
+                .bind(&identities)
+                .execute(&mut **conn)
+                .await?;
+        }
     }
     Ok(())
 }
