@@ -17,7 +17,9 @@ use std::time::Duration;
 
 use payback_domain::{Stage, Timestamp};
 use sqlx::QueryBuilder;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 
 use super::EventRecord;
 use crate::db::{Db, checkpoint_in_background};
@@ -72,50 +74,11 @@ struct PendingRow {
 impl Inbox {
     /// Opens the inbox of `db`, creating (and migrating) the SQLite inbox file if needed.
     pub async fn open(db: &Db) -> StoreResult<Self> {
-        match db {
-            Db::Postgres(pool) => Ok(Inbox {
-                db: Db::Postgres(pool.clone()),
-            }),
-            Db::Sqlite(pool) => {
-                let main = pool.connect_options();
-                let file = main.get_filename().to_string_lossy().into_owned();
-                // An in-memory main database (its file name is empty or `:memory:`) gets an
-                // in-memory inbox on the pool's one connection.
-                let url = if file.is_empty() || file == ":memory:" {
-                    "sqlite::memory:".to_owned()
-                } else {
-                    format!("sqlite://{file}.inbox")
-                };
-                let options = SqliteConnectOptions::from_str(&url)
-                    .map_err(|err| StoreError::Connect(err.to_string()))?
-                    .create_if_missing(true)
-                    .journal_mode(SqliteJournalMode::Wal)
-                    .synchronous(sqlx::sqlite::SqliteSynchronous::Normal)
-                    .busy_timeout(Duration::from_secs(10))
-                    // Checkpoints run in the background, as for the main file.
-                    .pragma("wal_autocheckpoint", "65536")
-                    .pragma("journal_size_limit", "67108864");
-                // A file gets a few connections, so an append never waits for the folder's
-                // reads or the background checkpoint (whose fsync can take a while when the
-                // main file is being written hard); an in-memory inbox exists only on its one
-                // connection.
-                let in_memory = url.ends_with(":memory:");
-                let inbox = SqlitePoolOptions::new()
-                    .max_connections(if in_memory { 1 } else { 4 })
-                    .idle_timeout(None)
-                    .max_lifetime(None)
-                    .connect_with(options)
-                    .await
-                    .map_err(|err| StoreError::Connect(err.to_string()))?;
-                SQLITE_INBOX_MIGRATIONS.run(&inbox).await?;
-                if !in_memory {
-                    tokio::spawn(checkpoint_in_background(inbox.clone()));
-                }
-                Ok(Inbox {
-                    db: Db::Sqlite(inbox),
-                })
-            }
-        }
+        let db = match db {
+            Db::Postgres(pool) => Db::Postgres(pool.clone()),
+            Db::Sqlite(main) => Db::Sqlite(open_sqlite_inbox(main).await?),
+        };
+        Ok(Inbox { db })
     }
 
     /// Appends batches in one transaction: all are durable, or none.
@@ -190,6 +153,46 @@ impl Inbox {
 
 /// Rows per INSERT, well under either backend's limit of bound parameters.
 const APPEND_CHUNK: usize = 1_000;
+
+/// The inbox file beside the main SQLite database (`<file>.inbox`), migrated. An in-memory
+/// main database (its file name is empty or `:memory:`) gets an in-memory inbox.
+async fn open_sqlite_inbox(main: &SqlitePool) -> StoreResult<SqlitePool> {
+    let file = main
+        .connect_options()
+        .get_filename()
+        .to_string_lossy()
+        .into_owned();
+    let in_memory = file.is_empty() || file == ":memory:";
+    let url = if in_memory {
+        "sqlite::memory:".to_owned()
+    } else {
+        format!("sqlite://{file}.inbox")
+    };
+    let options = SqliteConnectOptions::from_str(&url)
+        .map_err(|err| StoreError::Connect(err.to_string()))?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .busy_timeout(Duration::from_secs(10))
+        // Checkpoints run in the background, as for the main file.
+        .pragma("wal_autocheckpoint", "65536")
+        .pragma("journal_size_limit", "67108864");
+    // A file gets a few connections, so an append never waits for the folder's reads or the
+    // background checkpoint (whose fsync can take a while when the main file is being written
+    // hard); an in-memory inbox exists only on its one connection.
+    let inbox = SqlitePoolOptions::new()
+        .max_connections(if in_memory { 1 } else { 4 })
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .connect_with(options)
+        .await
+        .map_err(|err| StoreError::Connect(err.to_string()))?;
+    SQLITE_INBOX_MIGRATIONS.run(&inbox).await?;
+    if !in_memory {
+        tokio::spawn(checkpoint_in_background(inbox.clone()));
+    }
+    Ok(inbox)
+}
 
 impl PendingBatch {
     fn decode(row: PendingRow) -> StoreResult<Self> {
