@@ -51,7 +51,8 @@ pub struct EventsRequest {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EventsAccepted {
     ok: bool,
-    /// Events received, duplicates included.
+    /// Events received, duplicates included. The batch is durable when this answers; every
+    /// report read afterwards counts it (reports fold pending batches before they answer).
     received: usize,
 }
 
