@@ -49,60 +49,35 @@ pub async fn run(
     );
     // Accepted is not yet countable: the run is only done once the folder has written every
     // accepted event into the tables reports read.
+    let loaded = started.elapsed();
     let drain = settle(&target).await?;
-    let folded = saturation * seconds as f64 / started.elapsed().as_secs_f64();
+    let sustained = saturation * loaded.as_secs_f64() / (loaded + drain).as_secs_f64();
     println!(
-        "  folded: the backlog took {:.1} s more to fold; sustained (accepted and folded) {:.0} events/s",
+        "  folded: the backlog took {:.1} s more to fold; sustained (accepted and folded) {sustained:.0} events/s",
         drain.as_secs_f64(),
-        folded,
     );
 
-    let half_rate = saturation / 2.0;
-    let (achieved, mut paced) = load(
+    let phase = Duration::from_secs(seconds);
+    paced_phase(
         &target,
+        "half load",
+        saturation / 2.0,
         concurrency,
         batch,
-        Duration::from_secs(seconds),
-        Some(half_rate),
+        phase,
     )
     .await?;
-    println!(
-        "half load ({:.0} events/s offered, {:.0} achieved): batch latency p50 {:.1} ms p95 {:.1} ms p99 {:.1} ms max {:.1} ms",
-        half_rate,
-        achieved,
-        millis(percentile(&mut paced, 50.0)),
-        millis(percentile(&mut paced, 95.0)),
-        millis(percentile(&mut paced, 99.0)),
-        millis(percentile(&mut paced, 100.0)),
-    );
-    let drain = settle(&target).await?;
-    println!(
-        "  folded: the backlog took {:.1} s more to fold",
-        drain.as_secs_f64()
-    );
-
     // Half of what is accepted is more than a fold can keep up with; the latency at half of
     // what is sustained (accepted and folded) is the one a server can offer indefinitely.
-    let half_sustained = folded / 2.0;
-    let (achieved, mut paced) = load(
+    paced_phase(
         &target,
+        "half of sustained",
+        sustained / 2.0,
         concurrency,
         batch,
-        Duration::from_secs(seconds),
-        Some(half_sustained),
+        phase,
     )
     .await?;
-    let drain = settle(&target).await?;
-    println!(
-        "half of sustained ({:.0} events/s offered, {:.0} achieved): batch latency p50 {:.1} ms p95 {:.1} ms p99 {:.1} ms max {:.1} ms; folded {:.1} s after",
-        half_sustained,
-        achieved,
-        millis(percentile(&mut paced, 50.0)),
-        millis(percentile(&mut paced, 95.0)),
-        millis(percentile(&mut paced, 99.0)),
-        millis(percentile(&mut paced, 100.0)),
-        drain.as_secs_f64(),
-    );
 
     let raw = raw_insert_rate(
         &target.state.store,
@@ -120,6 +95,29 @@ pub async fn run(
         Ok(target) => target.finish().await,
         Err(_) => anyhow::bail!("a load worker outlived the run"),
     }
+}
+
+/// Offers `rate` events/s for `duration`, then waits for the fold; prints the batch latencies
+/// and how long the backlog took.
+async fn paced_phase(
+    target: &Arc<Target>,
+    label: &str,
+    rate: f64,
+    concurrency: usize,
+    batch: usize,
+    duration: Duration,
+) -> anyhow::Result<()> {
+    let (achieved, mut paced) = load(target, concurrency, batch, duration, Some(rate)).await?;
+    let drain = settle(target).await?;
+    println!(
+        "{label} ({rate:.0} events/s offered, {achieved:.0} achieved): batch latency p50 {:.1} ms p95 {:.1} ms p99 {:.1} ms max {:.1} ms; folded {:.1} s after",
+        millis(percentile(&mut paced, 50.0)),
+        millis(percentile(&mut paced, 95.0)),
+        millis(percentile(&mut paced, 99.0)),
+        millis(percentile(&mut paced, 100.0)),
+        drain.as_secs_f64(),
+    );
+    Ok(())
 }
 
 /// Waits until every accepted event is folded; returns how long that took.

@@ -422,13 +422,7 @@ async fn a_refused_batch_is_set_aside_alone() {
         .await
         .expect(200)
         .clone();
-    let tracking = health["sources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|source| source["product_slug"] == "grouped" && source["source"] == "tracking")
-        .unwrap()
-        .clone();
+    let tracking = tracking_of(&health, "grouped");
     assert_eq!(tracking["status"], "failing");
     assert_eq!(tracking["consecutive_failures"], 1);
     let error = tracking["last_error"].as_str().unwrap();
@@ -442,16 +436,19 @@ async fn a_refused_batch_is_set_aside_alone() {
         .unwrap()
         .iter()
         .find(|product| product["slug"] == "grouped")
-        .unwrap()
-        .clone();
+        .unwrap();
     assert_eq!(product["status"], "fail");
-    let healthy = health["sources"]
+    let healthy = tracking_of(&health, "single");
+    assert_eq!(healthy["consecutive_failures"], 0);
+    assert_eq!(healthy["last_error"], serde_json::Value::Null);
+}
+
+/// The `tracking` source of `slug` in a `GET /health` answer.
+fn tracking_of<'a>(health: &'a serde_json::Value, slug: &str) -> &'a serde_json::Value {
+    health["sources"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|source| source["product_slug"] == "single" && source["source"] == "tracking")
+        .find(|source| source["product_slug"] == slug && source["source"] == "tracking")
         .unwrap()
-        .clone();
-    assert_eq!(healthy["consecutive_failures"], 0);
-    assert_eq!(healthy["last_error"], serde_json::Value::Null);
 }

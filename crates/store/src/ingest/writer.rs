@@ -56,9 +56,11 @@ struct Job {
     reply: oneshot::Sender<StoreResult<()>>,
 }
 
-/// A reader asking for everything accepted so far to be folded.
+/// A reader asking for everything accepted before it asked to be folded: the batches of its
+/// product (or of all) up to the newest it saw pending.
 struct Settle {
     product_id: Option<String>,
+    through: i64,
     reply: oneshot::Sender<StoreResult<()>>,
 }
 
@@ -139,12 +141,16 @@ impl IngestWriter {
 
     async fn ask_to_settle(&self, product_id: Option<String>) -> StoreResult<()> {
         // Nothing pending (the usual case for a read): no need to queue behind a fold.
-        if self.inbox.newest(product_id.as_deref()).await?.is_none() {
+        let Some(through) = self.inbox.newest(product_id.as_deref()).await? else {
             return Ok(());
-        }
+        };
         let (reply, done) = oneshot::channel();
         self.settle
-            .send(Settle { product_id, reply })
+            .send(Settle {
+                product_id,
+                through,
+                reply,
+            })
             .await
             .map_err(|_| StoreError::WriterStopped)?;
         done.await.map_err(|_| StoreError::WriterStopped)?
@@ -245,22 +251,18 @@ impl Folder {
         }
     }
 
-    /// Folds what `settle` waits for: every batch of its product (or of all) pending now.
+    /// Folds what `settle` waits for, then answers it.
     async fn answer(&self, settle: Settle) {
-        let outcome = self.settle(settle.product_id.as_deref()).await;
-        let _ = settle.reply.send(outcome);
-    }
-
-    async fn settle(&self, product_id: Option<&str>) -> StoreResult<()> {
-        let Some(through) = self.inbox.newest(product_id).await? else {
-            return Ok(());
-        };
         let which = Pending {
-            product_id,
-            through: Some(through),
+            product_id: settle.product_id.as_deref(),
+            through: Some(settle.through),
         };
-        while self.fold(which).await? > 0 {}
-        Ok(())
+        let outcome = async {
+            while self.fold(which).await? > 0 {}
+            Ok(())
+        }
+        .await;
+        let _ = settle.reply.send(outcome);
     }
 
     /// Folds up to [`FOLD_BATCHES`] pending batches; returns how many it took off the inbox.

@@ -56,18 +56,11 @@ pub async fn spend_in(db: &Db, product_id: &str, span: Span) -> StoreResult<i64>
 /// Accepted batches of the product the database refused while folding them, set aside in
 /// `ingest_failures`: how many, and the newest one's error.
 pub async fn ingest_failures(db: &Db, product_id: &str) -> StoreResult<(i64, Option<String>)> {
-    let count: i64 = on_db!(db, pool => sqlx::query_scalar(
-        "SELECT COUNT(*) FROM ingest_failures WHERE product_id = $1")
-        .bind(product_id)
-        .fetch_one(pool)
-        .await)?;
-    if count == 0 {
-        return Ok((0, None));
-    }
-    let newest: Option<String> = on_db!(db, pool => sqlx::query_scalar(
-        "SELECT error FROM ingest_failures WHERE product_id = $1 ORDER BY inbox_id DESC LIMIT 1")
+    let newest: Option<(i64, String)> = on_db!(db, pool => sqlx::query_as(
+        "SELECT COUNT(*) OVER (), error FROM ingest_failures WHERE product_id = $1 \
+         ORDER BY inbox_id DESC LIMIT 1")
         .bind(product_id)
         .fetch_optional(pool)
         .await)?;
-    Ok((count, newest))
+    Ok(newest.map_or((0, None), |(count, error)| (count, Some(error))))
 }
