@@ -36,11 +36,17 @@ pub(super) struct Inbox {
     db: Db,
 }
 
-/// One accepted batch, as appended.
+/// One accepted batch, as appended: its events already serialised (by the request's own
+/// task, so the appending lane only writes).
 pub(super) struct NewBatch<'a> {
     pub product_id: &'a str,
-    pub events: &'a [EventRecord],
+    pub payload: &'a str,
     pub received_at: Timestamp,
+}
+
+/// A batch's events as the inbox stores them.
+pub(super) fn encode(events: &[EventRecord]) -> StoreResult<String> {
+    Ok(serde_json::to_string(events)?)
 }
 
 /// One batch waiting to be folded.
@@ -83,11 +89,10 @@ impl Inbox {
 
     /// Appends batches in one transaction: all are durable, or none.
     pub async fn append(&self, batches: &[NewBatch<'_>]) -> StoreResult<()> {
-        let mut rows = Vec::with_capacity(batches.len());
-        for batch in batches {
-            let payload = serde_json::to_string(batch.events)?;
-            rows.push((batch.product_id, batch.received_at.millis(), payload));
-        }
+        let rows: Vec<(&str, i64, &str)> = batches
+            .iter()
+            .map(|batch| (batch.product_id, batch.received_at.millis(), batch.payload))
+            .collect();
         let mut tx = self.db.begin().await?;
         for chunk in rows.chunks(APPEND_CHUNK) {
             on_tx!(&mut tx, conn => {

@@ -19,7 +19,7 @@ use std::time::Duration;
 use payback_domain::Timestamp;
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::inbox::{Inbox, NewBatch, Pending, PendingBatch, set_aside};
+use super::inbox::{Inbox, NewBatch, Pending, PendingBatch, encode, set_aside};
 use super::{Batch, BatchOutcome, EventRecord, write_batches};
 use crate::db::{Backend, Db};
 use crate::error::{StoreError, StoreResult};
@@ -51,7 +51,9 @@ const BACKOFF: Duration = Duration::from_millis(500);
 
 struct Job {
     product_id: String,
-    events: Vec<EventRecord>,
+    /// How many events `payload` holds.
+    events: usize,
+    payload: String,
     received_at: Timestamp,
     reply: oneshot::Sender<StoreResult<()>>,
 }
@@ -116,7 +118,8 @@ impl IngestWriter {
         let (reply, outcome) = oneshot::channel();
         let job = Job {
             product_id: product_id.to_owned(),
-            events,
+            events: events.len(),
+            payload: encode(&events)?,
             received_at,
             reply,
         };
@@ -170,11 +173,11 @@ impl IngestWriter {
 /// its own reasons.
 async fn run_lane(inbox: Inbox, appended: Arc<Notify>, mut queue: mpsc::Receiver<Job>) {
     while let Some(first) = queue.recv().await {
-        let mut queued = first.events.len();
+        let mut queued = first.events;
         let mut jobs = vec![first];
         while queued < MAX_GROUP_EVENTS {
             let Ok(job) = queue.try_recv() else { break };
-            queued += job.events.len();
+            queued += job.events;
             jobs.push(job);
         }
         let group: Vec<NewBatch<'_>> = jobs.iter().map(Job::new_batch).collect();
@@ -208,7 +211,7 @@ impl Job {
     fn new_batch(&self) -> NewBatch<'_> {
         NewBatch {
             product_id: &self.product_id,
-            events: &self.events,
+            payload: &self.payload,
             received_at: self.received_at,
         }
     }
