@@ -136,13 +136,14 @@ impl Db {
         }
     }
 
-    /// Applies pending migrations of this backend.
+    /// Applies pending migrations of this backend, then the data steps SQL cannot take (the
+    /// dedupe keys of events stored before migration 0010: a hash SQLite has no function for).
     pub async fn migrate(&self) -> StoreResult<()> {
         match self {
             Db::Sqlite(pool) => SQLITE_MIGRATIONS.run(pool).await?,
             Db::Postgres(pool) => POSTGRES_MIGRATIONS.run(pool).await?,
         }
-        Ok(())
+        crate::ingest::backfill_dedupe_keys(self).await
     }
 
     pub async fn begin(&self) -> StoreResult<Tx> {

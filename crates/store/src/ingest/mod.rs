@@ -11,6 +11,7 @@
 //!    arriving out of order or identities merging never leave a stale last touch.
 
 mod inbox;
+mod keys;
 mod links;
 mod moves;
 mod rollups;
@@ -23,6 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::Tx;
 use crate::error::StoreResult;
+pub(crate) use keys::backfill as backfill_dedupe_keys;
+pub use keys::dedupe_key;
 use links::link_identities;
 use rollups::RollupChanges;
 pub use rollups::recompute_last_touch;
@@ -144,16 +147,27 @@ pub async fn write_batches(
         })
         .collect();
 
-    let mut inserted_ids: HashMap<(String, String), i64> = HashMap::new();
-    for ((chunk, chunk_identities), chunk_received) in events
-        .chunks(CHUNK)
-        .zip(identities.chunks(CHUNK))
-        .zip(received_at.chunks(CHUNK))
-    {
-        for (namespace, dedupe_id, id) in
-            insert_events(tx, product_id, chunk, chunk_identities, chunk_received).await?
-        {
-            inserted_ids.insert((namespace, dedupe_id), id);
+    let unseen = keys::unseen(tx, product_id, &events).await?;
+    // Where each new event sits in `unseen`, to match the ids the inserts return.
+    let position: HashMap<(&str, &str), usize> = unseen
+        .iter()
+        .enumerate()
+        .map(|(at, new)| {
+            let event = events[new.index];
+            ((event.namespace.as_str(), event.dedupe_id.as_str()), at)
+        })
+        .collect();
+    let mut event_ids: Vec<Option<i64>> = vec![None; unseen.len()];
+    for chunk in unseen.chunks(CHUNK) {
+        let rows = chunk.iter().map(|new| NewRow {
+            event: events[new.index],
+            identity: identities[new.index].as_deref(),
+            received_at: received_at[new.index],
+        });
+        for (namespace, dedupe_id, id) in insert_events(tx, product_id, rows).await? {
+            if let Some(&at) = position.get(&(namespace.as_str(), dedupe_id.as_str())) {
+                event_ids[at] = Some(id);
+            }
         }
     }
 
@@ -165,19 +179,23 @@ pub async fn write_batches(
             duplicates: batch.events.len(),
         })
         .collect();
-    for ((event, identity), batch) in events.iter().zip(&identities).zip(&batch_of) {
-        // A dedupe id repeated among the batches is inserted once: count it once, first seen.
-        let Some(event_id) =
-            inserted_ids.remove(&(event.namespace.clone(), event.dedupe_id.clone()))
-        else {
-            continue;
-        };
-        if let Some(outcome) = outcomes.get_mut(*batch) {
+    let mut new_keys = Vec::with_capacity(unseen.len());
+    for (new, event_id) in unseen.iter().zip(event_ids) {
+        let Some(event_id) = event_id else { continue };
+        let event = events[new.index];
+        if let Some(outcome) = outcomes.get_mut(batch_of[new.index]) {
             outcome.inserted += 1;
             outcome.duplicates -= 1;
         }
-        changes.add(event, event_id, identity.as_deref());
+        changes.add(event, event_id, identities[new.index].as_deref());
+        new_keys.push(keys::NewKey {
+            namespace: &event.namespace,
+            dedupe_id: &event.dedupe_id,
+            claim: new.claim,
+            event_id,
+        });
     }
+    keys::remember(tx, product_id, &new_keys).await?;
     recompute.extend(changes.identities_to_recompute());
     changes.write(tx, product_id).await?;
     recompute_last_touch(tx, product_id, &recompute).await?;
@@ -191,14 +209,21 @@ async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
     crate::locks::hold_until_commit(tx, product_id).await
 }
 
-/// Inserts events, skipping duplicates; returns `(namespace, dedupe_id, id)` of those inserted.
+/// An event to insert, resolved to its identity.
+struct NewRow<'a> {
+    event: &'a EventRecord,
+    identity: Option<&'a str>,
+    received_at: i64,
+}
+
+/// Inserts events known to be new (`keys::unseen`); returns `(namespace, dedupe_id, id)` of
+/// each.
 async fn insert_events(
     tx: &mut Tx,
     product_id: &str,
-    events: &[&EventRecord],
-    identities: &[Option<String>],
-    received_at: &[i64],
+    rows: impl Iterator<Item = NewRow<'_>>,
 ) -> StoreResult<Vec<(String, String, i64)>> {
+    let events: Vec<NewRow<'_>> = rows.collect();
     if events.is_empty() {
         return Ok(Vec::new());
     }
@@ -207,7 +232,7 @@ async fn insert_events(
             "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
              user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
         );
-        query.push_values(events.iter().zip(identities).zip(received_at), |mut row, ((event, identity), received_at)| {
+        query.push_values(&events, |mut row, NewRow { event, identity, received_at }| {
             row.push_bind(product_id)
                 .push_bind(&event.namespace)
                 .push_bind(&event.dedupe_id)
@@ -227,7 +252,7 @@ async fn insert_events(
                 .push_bind(&event.properties)
                 .push_bind(*received_at);
         });
-        query.push(" ON CONFLICT (product_id, namespace, dedupe_id) DO NOTHING RETURNING namespace, dedupe_id, id");
+        query.push(" RETURNING namespace, dedupe_id, id");
         query.build_query_as().fetch_all(conn).await
     })?)
 }
