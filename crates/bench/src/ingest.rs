@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use payback_domain::{Clock, SystemClock};
 use payback_store::Db;
-use payback_store::ingest::EventRecord;
+use payback_store::ingest::{EventRecord, dedupe_key};
 
 use crate::BackendChoice;
 use crate::dataset::EventMix;
@@ -237,6 +237,8 @@ where
     for<'q> Option<String>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     for<'q> Option<i64>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'r> i64: sqlx::Decode<'r, DB>,
+    (i64,): for<'r> sqlx::FromRow<'r, DB::Row>,
     for<'q> <DB as sqlx::Database>::Arguments: sqlx::IntoArguments<DB>,
     for<'e> &'e mut DB::Connection: sqlx::Executor<'e, Database = DB>,
 {
@@ -264,7 +266,15 @@ where
             .push_bind(event.properties.clone())
             .push_bind(event.occurred_at.millis());
     });
-    query.push(" ON CONFLICT (product_id, namespace, dedupe_id) DO NOTHING");
-    query.build().execute(&mut *conn).await?;
+    query.push(" RETURNING id");
+    let ids: Vec<i64> = query.build_query_scalar().fetch_all(&mut *conn).await?;
+    // The dedupe entries every stored event gets (`store/src/ingest/keys.rs`), paired with the
+    // ids in the order they came back: the same index work, whatever the pairing.
+    let mut keys = sqlx::QueryBuilder::<DB>::new("INSERT INTO event_keys (key, event_id) ");
+    keys.push_values(rows.iter().zip(ids), |mut row, (event, id)| {
+        row.push_bind(dedupe_key(product_id, &event.namespace, &event.dedupe_id))
+            .push_bind(id);
+    });
+    keys.build().execute(&mut *conn).await?;
     Ok(())
 }
