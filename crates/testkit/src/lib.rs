@@ -8,6 +8,7 @@ mod executor;
 mod mail;
 mod postgres;
 mod raw_sql;
+mod records;
 mod reply;
 mod smtp;
 pub mod spec;
@@ -17,6 +18,7 @@ pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
 pub use raw_sql::Bind;
+pub use records::event_record;
 pub use reply::Reply;
 pub use smtp::SmtpSink;
 

@@ -6,29 +6,14 @@
 
 use payback_domain::Timestamp;
 use payback_store::ingest::{self, BatchOutcome, EventRecord, dedupe_key};
-use payback_testkit::{TEST_START, TestApp, backend_tests};
+use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};
 
 const NAMESPACE: &str = "api:shop";
 
 fn visit(dedupe_id: &str) -> EventRecord {
-    EventRecord {
-        namespace: NAMESPACE.to_owned(),
-        dedupe_id: dedupe_id.to_owned(),
-        stage: "visit",
-        name: None,
-        occurred_at: TEST_START,
-        anonymous_id: Some(format!("visitor-{dedupe_id}")),
-        user_id: None,
-        email: None,
-        value_cents: None,
-        currency: None,
-        channel: None,
-        attribution: None,
-        utm_campaign: None,
-        properties: None,
-        is_revenue: false,
-        acquires: false,
-    }
+    let mut record = event_record(NAMESPACE, dedupe_id, "visit", TEST_START);
+    record.anonymous_id = Some(format!("visitor-{dedupe_id}"));
+    record
 }
 
 async fn product(app: &TestApp) -> String {
@@ -55,6 +40,22 @@ async fn stored_ids(app: &TestApp, product_id: &str) -> Vec<String> {
             "SELECT dedupe_id FROM events WHERE product_id = $1 ORDER BY dedupe_id",
             &[product_id.into()],
         )
+        .await;
+    rows.into_iter().map(|(id,)| id).collect()
+}
+
+async fn rows_in(app: &TestApp, table: &str) -> i64 {
+    app.sql_value(
+        &format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table}"),
+        &[],
+    )
+    .await
+}
+
+/// The dedupe ids held by their exact entry (their key belongs to another event).
+async fn exact_entries(app: &TestApp) -> Vec<String> {
+    let rows: Vec<(String,)> = app
+        .sql_rows("SELECT dedupe_id FROM event_key_collisions", &[])
         .await;
     rows.into_iter().map(|(id,)| id).collect()
 }
@@ -90,10 +91,8 @@ async fn a_key_collision_keeps_both_events(app: TestApp) {
         outcome(1, 0)
     );
     assert_eq!(stored_ids(&app, &product_id).await, ["first", "second"]);
-    let exact: Vec<(String,)> = app
-        .sql_rows("SELECT dedupe_id FROM event_key_collisions", &[])
-        .await;
-    assert_eq!(exact, [("second".to_owned(),)]);
+    let exact = exact_entries(&app).await;
+    assert_eq!(exact, ["second"]);
 
     // Retries of either are duplicates, alone or together with a new id.
     assert_eq!(
@@ -127,10 +126,8 @@ async fn a_key_taken_meanwhile_falls_back_to_the_exact_entry(app: TestApp) {
         write(&app, &product_id, &[visit("a"), visit("b"), visit("a")]).await,
         outcome(2, 1)
     );
-    let exact: Vec<(String,)> = app
-        .sql_rows("SELECT dedupe_id FROM event_key_collisions", &[])
-        .await;
-    assert_eq!(exact, [("b".to_owned(),)]);
+    let exact = exact_entries(&app).await;
+    assert_eq!(exact, ["b"]);
     assert_eq!(
         write(&app, &product_id, &[visit("b"), visit("a")]).await,
         outcome(0, 2)
@@ -161,16 +158,9 @@ async fn events_stored_before_keys_get_them_at_start(app: TestApp) {
 
     app.state.store.migrate().await.unwrap();
 
-    let keys: i64 = app
-        .sql_value("SELECT CAST(COUNT(*) AS BIGINT) FROM event_keys", &[])
-        .await;
+    let keys = rows_in(&app, "event_keys").await;
     assert_eq!(keys, 2);
-    let pending: i64 = app
-        .sql_value(
-            "SELECT CAST(COUNT(*) AS BIGINT) FROM event_keys_backfill",
-            &[],
-        )
-        .await;
+    let pending = rows_in(&app, "event_keys_backfill").await;
     assert_eq!(pending, 0);
     assert_eq!(
         write(
@@ -187,9 +177,7 @@ async fn events_stored_before_keys_get_them_at_start(app: TestApp) {
     );
     // A second start finds nothing to do.
     app.state.store.migrate().await.unwrap();
-    let keys: i64 = app
-        .sql_value("SELECT CAST(COUNT(*) AS BIGINT) FROM event_keys", &[])
-        .await;
+    let keys = rows_in(&app, "event_keys").await;
     assert_eq!(keys, 3);
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use payback_domain::Timestamp;
 use payback_store::Db;
 use payback_store::ingest::{self, Batch, BatchOutcome, EventRecord};
-use payback_testkit::{TEST_START, TestApp, backend_tests};
+use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};
 
 const HOUR_MS: i64 = 3_600_000;
 
@@ -27,24 +27,7 @@ impl Lcg {
 }
 
 fn event(dedupe_id: String, stage: &'static str, at: i64) -> EventRecord {
-    EventRecord {
-        namespace: "api:shop".to_owned(),
-        dedupe_id,
-        stage,
-        name: None,
-        occurred_at: Timestamp::from_millis(at),
-        anonymous_id: None,
-        user_id: None,
-        email: None,
-        value_cents: None,
-        currency: None,
-        channel: None,
-        attribution: None,
-        utm_campaign: None,
-        properties: None,
-        is_revenue: false,
-        acquires: matches!(stage, "converted" | "payment"),
-    }
+    event_record("api:shop", &dedupe_id, stage, Timestamp::from_millis(at))
 }
 
 /// Six batches over 25 visitors and 6 people: visits with and without a channel, sign-ins that
