@@ -36,13 +36,19 @@ struct Draft {
 }
 
 impl EventMix {
-    pub fn new(seed: u64, identities: usize, now: Timestamp, span_days: i64) -> Self {
+    /// Events of `identities` people, each occurring within `span_ms` before `now`.
+    pub fn new(seed: u64, identities: usize, now: Timestamp, span_ms: i64) -> Self {
         Self {
             rng: StdRng::seed_from_u64(seed),
             identities,
             now: now.millis(),
-            span_ms: span_days * DAY_MS,
+            span_ms,
         }
+    }
+
+    /// Moves the mix's clock: later events occur within the span before `now`.
+    pub fn set_now(&mut self, now: Timestamp) {
+        self.now = now.millis();
     }
 
     fn attribution(&mut self) -> Option<Attribution> {

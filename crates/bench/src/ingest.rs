@@ -16,29 +16,36 @@ use crate::target::{self, Target};
 
 const IDENTITIES: usize = 100_000;
 
-pub async fn run(
-    backend: BackendChoice,
-    seconds: u64,
-    concurrency: usize,
-    batch: usize,
-) -> anyhow::Result<()> {
+/// What the clients send.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    /// Concurrent client connections in the saturation phase.
+    pub concurrency: usize,
+    /// Events per request.
+    pub batch: usize,
+    /// How long before it is sent each event occurred, at most.
+    pub spread_ms: i64,
+}
+
+pub async fn run(backend: BackendChoice, seconds: u64, workload: Workload) -> anyhow::Result<()> {
     let target = Arc::new(target::start(backend).await?);
+    let Workload {
+        concurrency,
+        batch,
+        spread_ms,
+    } = workload;
     println!(
-        "ingest benchmark: backend {backend:?}, batches of {batch}, {concurrency} connections, {seconds} s per phase"
+        "ingest benchmark: backend {backend:?}, batches of {batch}, {concurrency} connections, {seconds} s per phase, \
+         events occurred up to {} min before they are sent",
+        spread_ms / 60_000
     );
 
     // Warm-up: connection pools, statement caches, the first pages of every index.
-    load(&target, concurrency, batch, Duration::from_secs(2), None).await?;
+    load(&target, workload, Duration::from_secs(2), None).await?;
     settle(&target).await?;
     let started = Instant::now();
-    let (saturation, latencies) = load(
-        &target,
-        concurrency,
-        batch,
-        Duration::from_secs(seconds),
-        None,
-    )
-    .await?;
+    let (saturation, latencies) =
+        load(&target, workload, Duration::from_secs(seconds), None).await?;
     let mut latencies = latencies;
     println!(
         "saturation: {:.0} events/s accepted ({} batches), batch latency p50 {:.1} ms p99 {:.1} ms",
@@ -58,30 +65,21 @@ pub async fn run(
     );
 
     let phase = Duration::from_secs(seconds);
-    paced_phase(
-        &target,
-        "half load",
-        saturation / 2.0,
-        concurrency,
-        batch,
-        phase,
-    )
-    .await?;
+    paced_phase(&target, "half load", saturation / 2.0, workload, phase).await?;
     // Half of what is accepted is more than a fold can keep up with; the latency at half of
     // what is sustained (accepted and folded) is the one a server can offer indefinitely.
     paced_phase(
         &target,
         "half of sustained",
         sustained / 2.0,
-        concurrency,
-        batch,
+        workload,
         phase,
     )
     .await?;
 
     let raw = raw_insert_rate(
         &target.state.store,
-        batch,
+        workload,
         Duration::from_secs(seconds.div_ceil(2)),
     )
     .await?;
@@ -103,11 +101,10 @@ async fn paced_phase(
     target: &Arc<Target>,
     label: &str,
     rate: f64,
-    concurrency: usize,
-    batch: usize,
+    workload: Workload,
     duration: Duration,
 ) -> anyhow::Result<()> {
-    let (achieved, mut paced) = load(target, concurrency, batch, duration, Some(rate)).await?;
+    let (achieved, mut paced) = load(target, workload, duration, Some(rate)).await?;
     let drain = settle(target).await?;
     println!(
         "{label} ({rate:.0} events/s offered, {achieved:.0} achieved): batch latency p50 {:.1} ms p95 {:.1} ms p99 {:.1} ms max {:.1} ms; folded {:.1} s after",
@@ -131,11 +128,15 @@ async fn settle(target: &Target) -> anyhow::Result<Duration> {
 /// given. Returns events/s accepted and every batch's latency.
 async fn load(
     target: &Arc<Target>,
-    concurrency: usize,
-    batch: usize,
+    workload: Workload,
     duration: Duration,
     rate: Option<f64>,
 ) -> anyhow::Result<(f64, Vec<Duration>)> {
+    let Workload {
+        concurrency,
+        batch,
+        spread_ms,
+    } = workload;
     let accepted = Arc::new(AtomicU64::new(0));
     let started = Instant::now();
     let deadline = started + duration;
@@ -146,7 +147,8 @@ async fn load(
         // Each connection sends one batch per period when paced.
         let period = rate.map(|r| Duration::from_secs_f64(concurrency as f64 * batch as f64 / r));
         workers.push(tokio::spawn(async move {
-            let mut mix = EventMix::new(worker as u64 + 1, IDENTITIES, SystemClock.now(), 30);
+            let mut mix =
+                EventMix::new(worker as u64 + 1, IDENTITIES, SystemClock.now(), spread_ms);
             let url = format!("{}/products/{}/events", target.base_url, target.slug);
             let mut latencies = Vec::new();
             // Paced workers start evenly spread over one period: the offered load arrives as
@@ -162,6 +164,7 @@ async fn load(
                 if let Some(tick) = tick.as_mut() {
                     tick.tick().await;
                 }
+                mix.set_now(SystemClock.now());
                 let body = serde_json::to_vec(&mix.json_batch(batch))?;
                 let sent = Instant::now();
                 let response = target
@@ -190,8 +193,9 @@ async fn load(
 }
 
 /// Inserts the same kind of rows straight into `events`, one multi-row INSERT per transaction.
-async fn raw_insert_rate(db: &Db, batch: usize, duration: Duration) -> anyhow::Result<f64> {
-    let mut mix = EventMix::new(99, IDENTITIES, SystemClock.now(), 30);
+async fn raw_insert_rate(db: &Db, workload: Workload, duration: Duration) -> anyhow::Result<f64> {
+    let batch = workload.batch;
+    let mut mix = EventMix::new(99, IDENTITIES, SystemClock.now(), workload.spread_ms);
     let product_id: String = match db {
         Db::Sqlite(pool) => {
             sqlx::query_scalar("SELECT id FROM products LIMIT 1")
@@ -207,6 +211,7 @@ async fn raw_insert_rate(db: &Db, batch: usize, duration: Duration) -> anyhow::R
     let started = Instant::now();
     let mut inserted = 0usize;
     while started.elapsed() < duration {
+        mix.set_now(SystemClock.now());
         let rows = mix.records(batch, inserted, 33, "raw:bench");
         match db {
             Db::Sqlite(pool) => {

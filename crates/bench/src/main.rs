@@ -41,6 +41,11 @@ enum Command {
         concurrency: usize,
         #[arg(long, default_value_t = 100)]
         batch: usize,
+        /// How long before it is sent each event occurred, at most (random within). The
+        /// default is live traffic: a page's events reach the server within minutes. 43200
+        /// (30 days) is a backfill of history.
+        #[arg(long, default_value_t = 5)]
+        spread_minutes: i64,
     },
     /// Report latency at scale.
     Reports {
@@ -76,7 +81,15 @@ async fn main() -> anyhow::Result<()> {
             seconds,
             concurrency,
             batch,
-        } => ingest::run(backend, seconds, concurrency, batch).await,
+            spread_minutes,
+        } => {
+            let workload = ingest::Workload {
+                concurrency,
+                batch,
+                spread_ms: spread_minutes * 60_000,
+            };
+            ingest::run(backend, seconds, workload).await
+        }
         Command::Reports {
             backend,
             events,

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use payback_domain::{Clock, SystemClock};
+use payback_domain::{Clock, DAY_MS, SystemClock};
 
 use crate::dataset::{self, EventMix, Shape};
 use crate::stats::{millis, percentile};
@@ -19,7 +19,7 @@ pub async fn run(backend: BackendChoice, shape: Shape, runs: usize) -> anyhow::R
         shape.events, shape.identities, shape.revenue_rows, shape.spend_days
     );
     let loading = Instant::now();
-    let mut mix = EventMix::new(42, shape.identities, now, shape.spend_days);
+    let mut mix = EventMix::new(42, shape.identities, now, shape.spend_days * DAY_MS);
     let revenue_every = shape.events.checked_div(shape.revenue_rows).unwrap_or(0);
     let mut loaded = 0;
     while loaded < shape.events {

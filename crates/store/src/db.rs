@@ -122,7 +122,13 @@ impl Db {
                     .connect_lazy_with(
                         (*pool.connect_options())
                             .clone()
-                            .pragma("cache_size", FOLD_CACHE_KIB),
+                            .pragma("cache_size", FOLD_CACHE_KIB)
+                            // See `ingest::insert_verb`: an immediate foreign key makes SQLite
+                            // journal every multi-row statement. Every row the fold writes
+                            // names a product that existed when its batch was accepted, and
+                            // products are not deleted (a deletion would cascade from the
+                            // deleting connection, which enforces them).
+                            .foreign_keys(false),
                     ),
             ),
             Db::Postgres(pool) => Db::Postgres(pool.clone()),

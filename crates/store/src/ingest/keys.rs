@@ -109,9 +109,11 @@ pub(super) async fn remember(
         })
         .collect();
     let mut taken: HashSet<i64> = HashSet::new();
+    let verb = super::insert_verb(tx);
     for chunk in keyed.chunks(CHUNK) {
         let inserted: Vec<i64> = on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new("INSERT INTO event_keys (key, event_id) ");
+            let mut query = sqlx::QueryBuilder::new(verb);
+            query.push(" INTO event_keys (key, event_id) ");
             query.push_values(chunk, |mut row, (key, id)| {
                 row.push_bind(*key).push_bind(*id);
             });

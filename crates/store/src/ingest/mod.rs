@@ -209,6 +209,23 @@ async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
     crate::locks::hold_until_commit(tx, product_id).await
 }
 
+/// How the fold's multi-row writes begin: `INSERT`, and on SQLite `INSERT OR FAIL`.
+///
+/// SQLite gives a statement that writes many rows and may stop on a constraint (`ABORT`, the
+/// default) a statement journal: the first change to each page copies the page aside so the
+/// statement alone can be undone. A fold's statements touch pages all over the event, key and
+/// rollup trees, and that copying was a tenth of the fold's time (`perf`, BENCHMARKS.md). `FAIL`
+/// stops the same way without undoing the statement's earlier rows, so it needs no journal;
+/// the whole transaction is rolled back on any error anyway, so no partial statement survives.
+/// (Immediate foreign keys would bring the journal back: the fold's SQLite connection does not
+/// enforce them, see `Db::for_ingest_writer`.)
+pub(crate) fn insert_verb(tx: &Tx) -> &'static str {
+    match tx {
+        Tx::Sqlite(_) => "INSERT OR FAIL",
+        Tx::Postgres(_) => "INSERT",
+    }
+}
+
 /// An event to insert, resolved to its identity.
 struct NewRow<'a> {
     event: &'a EventRecord,
@@ -227,9 +244,11 @@ async fn insert_events(
     if events.is_empty() {
         return Ok(Vec::new());
     }
+    let verb = insert_verb(tx);
     Ok(on_tx!(tx, conn => {
-        let mut query = sqlx::QueryBuilder::new(
-            "INSERT INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
+        let mut query = sqlx::QueryBuilder::new(verb);
+        query.push(
+            " INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
              user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
         );
         query.push_values(&events, |mut row, NewRow { event, identity, received_at }| {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
-use super::{CHUNK, EventRecord};
+use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
 
@@ -196,10 +196,11 @@ async fn add_to_counters(
     key_columns: &'static str,
     rows: &[(Vec<KeyValue<'_>>, i64)],
 ) -> StoreResult<()> {
+    let verb = insert_verb(tx);
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new("INSERT INTO ");
-            query.push(format_args!("{table} (product_id, {key_columns}, events) "));
+            let mut query = sqlx::QueryBuilder::new(verb);
+            query.push(format_args!(" INTO {table} (product_id, {key_columns}, events) "));
             query.push_values(chunk, |mut row, (key, events)| {
                 row.push_bind(product_id);
                 for value in key {
@@ -227,10 +228,12 @@ pub(crate) async fn upsert_profiles(
     profiles: &BTreeMap<String, ProfileDelta>,
 ) -> StoreResult<()> {
     let rows: Vec<_> = profiles.iter().collect();
+    let verb = insert_verb(tx);
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new(
-                "INSERT INTO identity_profiles (product_id, identity, first_seen_at, last_seen_at, first_touch_at, \
+            let mut query = sqlx::QueryBuilder::new(verb);
+            query.push(
+                " INTO identity_profiles (product_id, identity, first_seen_at, last_seen_at, first_touch_at, \
                  first_channel, acquired_at, acquired_day, revenue_cents) ",
             );
             query.push_values(chunk, |mut row, (identity, delta)| {
@@ -282,10 +285,12 @@ struct RevenueRow {
 }
 
 async fn insert_revenue(tx: &mut Tx, product_id: &str, rows: &[RevenueRow]) -> StoreResult<()> {
+    let verb = insert_verb(tx);
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new(
-                "INSERT INTO transactions (product_id, source, source_ref, kind, stage, identity, occurred_at, day, \
+            let mut query = sqlx::QueryBuilder::new(verb);
+            query.push(
+                " INTO transactions (product_id, source, source_ref, kind, stage, identity, occurred_at, day, \
                  amount_cents, currency, event_id) ",
             );
             query.push_values(chunk, |mut row, revenue| {
