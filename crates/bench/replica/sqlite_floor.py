@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""What SQLite alone costs per ingested event, without HTTP, JSON, Rust or sqlx.
+
+Replicates the fold's writes with Python's sqlite3 module on a file database with the pragmas
+of the fold's connection, preloads 1M events, then times five 20,000-event transactions and
+prints the mean rate. The tables are those of the store (see crates/store/migrations/sqlite);
+which of them a fold writes is chosen by letters:
+
+  E  events rows (rowid table, no secondary index)
+  I  the three secondary indexes of events (identity, stage, campaign)
+  K  event_keys (dedupe by a random 64-bit key)
+  P  identity_profiles upserts (one per identity of the transaction)
+  S  stage_identity_days upserts (one per day, stage and identity of the transaction)
+  T  identity_touches: one row per channel-bearing event (a table the store does not have;
+     the candidate replacement of the identity index)
+
+usage: sqlite_floor.py LETTERS [live|30d]   e.g. sqlite_floor.py EIKPS live
+"""
+import json
+import os
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+import uuid
+from collections import Counter
+
+LETTERS = sys.argv[1]
+SPREAD = sys.argv[2] if len(sys.argv) > 2 else "live"
+IDENTITIES = 100_000
+PRELOAD = 1_000_000
+FOLD = 20_000
+NOW = 1_790_000_000_000
+DAY = 86_400_000
+
+SCHEMA = """
+CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, product_id TEXT NOT NULL,
+  namespace TEXT NOT NULL, dedupe_id TEXT NOT NULL, stage TEXT NOT NULL, name TEXT,
+  occurred_at BIGINT NOT NULL, day TEXT NOT NULL, identity TEXT, anonymous_id TEXT,
+  user_id TEXT, email TEXT, value_cents BIGINT, currency TEXT, channel TEXT, attribution TEXT,
+  properties TEXT, received_at BIGINT NOT NULL, utm_campaign TEXT);
+CREATE TABLE event_keys (key INTEGER PRIMARY KEY, event_id INTEGER NOT NULL);
+CREATE TABLE identity_profiles (product_id TEXT NOT NULL, identity TEXT NOT NULL,
+  first_seen_at BIGINT NOT NULL, last_seen_at BIGINT, first_channel TEXT,
+  revenue_cents BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (product_id, identity)) WITHOUT ROWID;
+CREATE TABLE stage_identity_days (product_id TEXT NOT NULL, day TEXT NOT NULL,
+  stage TEXT NOT NULL, identity TEXT NOT NULL, events BIGINT NOT NULL,
+  PRIMARY KEY (product_id, day, stage, identity)) WITHOUT ROWID;
+CREATE TABLE identity_touches (product_id TEXT NOT NULL, identity TEXT NOT NULL,
+  occurred_at BIGINT NOT NULL, event_id INTEGER NOT NULL, channel TEXT NOT NULL,
+  PRIMARY KEY (product_id, identity, occurred_at, event_id)) WITHOUT ROWID;
+"""
+EVENT_INDEXES = """
+CREATE INDEX events_by_identity ON events(product_id, identity, occurred_at);
+CREATE INDEX events_by_stage ON events(product_id, stage, occurred_at);
+CREATE INDEX events_by_campaign ON events(product_id, utm_campaign) WHERE utm_campaign IS NOT NULL;
+"""
+INSERT_EVENT = (
+    "INSERT INTO events (id, product_id, namespace, dedupe_id, stage, name, occurred_at, day, "
+    "identity, anonymous_id, user_id, email, value_cents, currency, channel, attribution, "
+    "utm_campaign, properties, received_at) VALUES (" + ",".join("?" * 19) + ")"
+)
+
+product = str(uuid.uuid4())
+next_id = 0
+
+
+def events(count):
+    """Events as the benchmark sends them: 70% visits, 40% of those with a paid click."""
+    global next_id
+    rows = []
+    for _ in range(count):
+        next_id += 1
+        person = random.randrange(IDENTITIES)
+        if SPREAD == "live":
+            at = NOW + next_id * 5 - random.randrange(300_000)
+        else:
+            at = NOW - random.randrange(30 * DAY)
+        day = time.strftime("%Y-%m-%d", time.gmtime(at / 1000))
+        stage = random.choice(["visit"] * 7 + ["engaged", "lead", "signup"])
+        paid = stage == "visit" and random.random() < 0.4
+        attribution = json.dumps({"gclid": f"g{random.randrange(10**6)}"}) if paid else None
+        rows.append((next_id, product, "api:bench", str(uuid.uuid4()), stage, None, at, day,
+                     f"a:anon-{person}", f"anon-{person}", None, None, None, None,
+                     "paid_google" if paid else None, attribution,
+                     "brand" if paid else None, None, NOW))
+    return rows
+
+
+def fold(db, rows):
+    db.executemany(INSERT_EVENT, rows)
+    if "K" in LETTERS:
+        db.executemany("INSERT INTO event_keys VALUES (?, ?)",
+                       [(random.getrandbits(63), row[0]) for row in rows])
+    if "P" in LETTERS:
+        # One upsert per identity, its changes merged first, as the fold does.
+        profiles = {}
+        for row in rows:
+            at, channel = row[6], row[14]
+            seen = profiles.setdefault(row[8], [at, at, channel])
+            seen[0], seen[1], seen[2] = min(seen[0], at), max(seen[1], at), seen[2] or channel
+        db.executemany(
+            "INSERT INTO identity_profiles VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT DO UPDATE SET "
+            "last_seen_at = max(last_seen_at, excluded.last_seen_at)",
+            [(product, identity, *seen) for identity, seen in sorted(profiles.items())])
+    if "S" in LETTERS:
+        days = Counter((row[7], row[4], row[8]) for row in rows)
+        db.executemany(
+            "INSERT INTO stage_identity_days VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+            "events = events + excluded.events",
+            [(product, *key, count) for key, count in sorted(days.items())])
+    if "T" in LETTERS:
+        db.executemany("INSERT INTO identity_touches VALUES (?, ?, ?, ?, ?)",
+                       [(product, row[8], row[6], row[0], row[14]) for row in rows if row[14]])
+
+
+def main():
+    path = os.path.join(tempfile.mkdtemp(), "floor.db")
+    db = sqlite3.connect(path, isolation_level=None)
+    for pragma in ("journal_mode=wal", "synchronous=normal", "cache_size=-262144",
+                   "wal_autocheckpoint=65536"):
+        db.execute("PRAGMA " + pragma)
+    db.executescript(SCHEMA + (EVENT_INDEXES if "I" in LETTERS else ""))
+    db.execute("BEGIN")
+    for _ in range(PRELOAD // 100_000):
+        fold(db, events(100_000))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    spent = 0.0
+    for _ in range(5):
+        rows = events(FOLD)
+        started = time.perf_counter()
+        db.execute("BEGIN IMMEDIATE")
+        fold(db, rows)
+        db.execute("COMMIT")
+        spent += time.perf_counter() - started
+    print(f"{LETTERS} {SPREAD}: {5 * FOLD / spent:,.0f} events/s")
+
+
+main()
