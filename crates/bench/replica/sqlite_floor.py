@@ -13,6 +13,8 @@ which of them a fold writes is chosen by letters:
   S  stage_identity_days upserts (one per day, stage and identity of the transaction)
   T  identity_touches: one row per channel-bearing event (a table the store does not have;
      the candidate replacement of the identity index)
+  N  the maintained trees (P, S, T) keyed by integer product and identity ids instead of
+     their texts, each identity's id looked up (and new ones stored) in identity_ids
 
 usage: sqlite_floor.py LETTERS [live|30d]   e.g. sqlite_floor.py EIKPS live
 """
@@ -51,6 +53,10 @@ CREATE TABLE identity_touches (product_id TEXT NOT NULL, identity TEXT NOT NULL,
   occurred_at BIGINT NOT NULL, event_id INTEGER NOT NULL, channel TEXT NOT NULL,
   PRIMARY KEY (product_id, identity, occurred_at, event_id)) WITHOUT ROWID;
 """
+IDENTITY_IDS = """
+CREATE TABLE identity_ids (product_id INTEGER NOT NULL, identity TEXT NOT NULL,
+  id INTEGER NOT NULL, PRIMARY KEY (product_id, identity)) WITHOUT ROWID;
+"""
 EVENT_INDEXES = """
 CREATE INDEX events_by_identity ON events(product_id, identity, occurred_at);
 CREATE INDEX events_by_stage ON events(product_id, stage, occurred_at);
@@ -88,8 +94,27 @@ def events(count):
     return rows
 
 
+def integer_keys(db, rows):
+    """Rows for the maintained trees keyed by integers: the product's id and each identity's,
+    found in (or added to) identity_ids, one probe per identity of the transaction."""
+    ids = {}
+    for identity in sorted({row[8] for row in rows}):
+        found = db.execute("SELECT id FROM identity_ids WHERE product_id = 1 AND identity = ?",
+                           (identity,)).fetchone()
+        if found is None:
+            found = (int(identity.rsplit("-", 1)[1]),)
+            db.execute("INSERT INTO identity_ids VALUES (1, ?, ?)", (identity, found[0]))
+        ids[identity] = found[0]
+    return [row[:1] + (1,) + row[2:8] + (ids[row[8]],) + row[9:] for row in rows]
+
+
 def fold(db, rows):
     db.executemany(INSERT_EVENT, rows)
+    if "N" in LETTERS:
+        rows = integer_keys(db, rows)
+        product_key = 1
+    else:
+        product_key = product
     if "K" in LETTERS:
         db.executemany("INSERT INTO event_keys VALUES (?, ?)",
                        [(random.getrandbits(63), row[0]) for row in rows])
@@ -103,16 +128,16 @@ def fold(db, rows):
         db.executemany(
             "INSERT INTO identity_profiles VALUES (?, ?, ?, ?, ?, 0) ON CONFLICT DO UPDATE SET "
             "last_seen_at = max(last_seen_at, excluded.last_seen_at)",
-            [(product, identity, *seen) for identity, seen in sorted(profiles.items())])
+            [(product_key, identity, *seen) for identity, seen in sorted(profiles.items())])
     if "S" in LETTERS:
         days = Counter((row[7], row[4], row[8]) for row in rows)
         db.executemany(
             "INSERT INTO stage_identity_days VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
             "events = events + excluded.events",
-            [(product, *key, count) for key, count in sorted(days.items())])
+            [(product_key, *key, count) for key, count in sorted(days.items())])
     if "T" in LETTERS:
         db.executemany("INSERT INTO identity_touches VALUES (?, ?, ?, ?, ?)",
-                       [(product, row[8], row[6], row[0], row[14]) for row in rows if row[14]])
+                       [(product_key, row[8], row[6], row[0], row[14]) for row in rows if row[14]])
 
 
 def main():
@@ -121,7 +146,14 @@ def main():
     for pragma in ("journal_mode=wal", "synchronous=normal", "cache_size=-262144",
                    "wal_autocheckpoint=65536"):
         db.execute("PRAGMA " + pragma)
-    db.executescript(SCHEMA + (EVENT_INDEXES if "I" in LETTERS else ""))
+    schema = SCHEMA
+    if "N" in LETTERS:
+        # Only the maintained trees: events keep their texts (exports read them).
+        head, tail = schema.split("CREATE TABLE identity_profiles")
+        tail = tail.replace("product_id TEXT", "product_id INTEGER")
+        tail = tail.replace("identity TEXT NOT NULL", "identity INTEGER NOT NULL")
+        schema = head + "CREATE TABLE identity_profiles" + tail + IDENTITY_IDS
+    db.executescript(schema + (EVENT_INDEXES if "I" in LETTERS else ""))
     db.execute("BEGIN")
     for _ in range(PRELOAD // 100_000):
         fold(db, events(100_000))
