@@ -353,7 +353,7 @@ backend_tests!(a_batch_left_in_the_inbox_is_folded_once);
 /// A batch the database refuses while folding is set aside in `ingest_failures` with the
 /// error, and the batches around it are still stored. On PostgreSQL, text holding U+0000 is
 /// refused by the database itself (the API refuses it before the store; this goes straight to
-/// the writer); SQLite stores any text, so there is no batch it refuses to write.
+/// the writer); SQLite stores any text, so its refusal is planted instead (the next test).
 #[tokio::test]
 async fn a_refused_batch_is_set_aside_alone() {
     let app = TestApp::spawn(payback_testkit::Backend::Postgres).await;
@@ -398,7 +398,12 @@ async fn a_refused_batch_is_set_aside_alone() {
     assert_eq!(set_aside[0].dedupe_id, "bad\0id");
     assert!(failures[0].1.contains("0x00"), "{}", failures[0].1);
 
-    // Health says so: the product's tracking is failing, with the count and the error.
+    assert_health_reports_one_failure(&app, "0x00").await;
+}
+
+/// `GET /health` says the `grouped` product's tracking is failing: one batch set aside, with
+/// an error containing `cause`; the `single` product stays healthy.
+async fn assert_health_reports_one_failure(app: &TestApp, cause: &str) {
     let owner = app.login("founder@example.com").await;
     let health = app
         .get("/health", Some(&owner.token))
@@ -413,7 +418,7 @@ async fn a_refused_batch_is_set_aside_alone() {
         error.starts_with("1 accepted batch(es) could not be stored"),
         "{error}"
     );
-    assert!(error.contains("0x00"), "{error}");
+    assert!(error.contains(cause), "{error}");
     let product = health["products"]
         .as_array()
         .unwrap()
@@ -519,4 +524,7 @@ async fn a_batch_sqlite_refuses_leaves_nothing_half_written() {
         "{}",
         failures[0].1
     );
+
+    // Health says so on SQLite too.
+    assert_health_reports_one_failure(&app, "poisoned event refused").await;
 }
