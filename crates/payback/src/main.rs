@@ -37,6 +37,24 @@ enum Command {
 enum OperatorCommand {
     /// Make the accounts EMAIL owns operator accounts (their members see every account).
     Grant { email: String },
+    /// Batches the database refused while folding them, set aside in `ingest_failures`.
+    IngestFailures {
+        #[command(subcommand)]
+        action: FailuresAction,
+        /// Only this product's (its id); every product's when left out.
+        #[arg(long, global = true)]
+        product: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum FailuresAction {
+    /// List them, oldest first.
+    List,
+    /// Fold them again, once what refused them is mended.
+    Retry,
+    /// Drop them for good.
+    Discard,
 }
 
 #[tokio::main]
@@ -80,6 +98,39 @@ async fn main() -> anyhow::Result<()> {
                 accounts.len(),
                 accounts.join(", ")
             );
+        }
+        Command::Operator {
+            command: OperatorCommand::IngestFailures { action, product },
+        } => {
+            let state = app::state_from_config(config).await?;
+            let product = product.as_deref();
+            match action {
+                FailuresAction::List => {
+                    let failures = operator::ingest_failures(&state, product).await?;
+                    for failure in &failures {
+                        println!(
+                            "batch {} of product {}, received {}, {} event(s): {}",
+                            failure.inbox_id,
+                            failure.product_id,
+                            failure.received_at.to_rfc3339(),
+                            failure.events,
+                            failure.error
+                        );
+                    }
+                    println!("{} set-aside batch(es)", failures.len());
+                }
+                FailuresAction::Retry => {
+                    let outcome = operator::retry_ingest_failures(&state, product).await?;
+                    println!(
+                        "{} batch(es) stored, {} refused again (still listed)",
+                        outcome.stored, outcome.refused
+                    );
+                }
+                FailuresAction::Discard => {
+                    let dropped = operator::discard_ingest_failures(&state, product).await?;
+                    println!("{dropped} set-aside batch(es) discarded");
+                }
+            }
         }
     }
     Ok(())

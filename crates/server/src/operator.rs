@@ -2,6 +2,7 @@
 
 use payback_domain::validation::normalize_email;
 use payback_domain::{AccountRole, Actor};
+use payback_store::ingest::failures::{self, RetryOutcome, SetAside};
 use payback_store::{accounts, members, users};
 use serde_json::json;
 
@@ -40,4 +41,27 @@ pub async fn grant(state: &AppState, email: &str) -> ApiResult<Vec<String>> {
     }
     tx.commit().await?;
     Ok(owned)
+}
+
+/// `payback operator ingest-failures list`: the batches the database refused while folding,
+/// set aside so the batches behind them were stored (of one product, or of all).
+pub async fn ingest_failures(
+    state: &AppState,
+    product_id: Option<&str>,
+) -> ApiResult<Vec<SetAside>> {
+    Ok(failures::set_aside_batches(&state.store, product_id).await?)
+}
+
+/// `payback operator ingest-failures retry`: folds the set-aside batches again, once what
+/// refused them is mended; one refused again stays listed with the new error.
+pub async fn retry_ingest_failures(
+    state: &AppState,
+    product_id: Option<&str>,
+) -> ApiResult<RetryOutcome> {
+    Ok(failures::retry_set_aside(&state.store, product_id).await?)
+}
+
+/// `payback operator ingest-failures discard`: drops the set-aside batches for good.
+pub async fn discard_ingest_failures(state: &AppState, product_id: Option<&str>) -> ApiResult<u64> {
+    Ok(failures::discard_set_aside(&state.store, product_id).await?)
 }

@@ -206,6 +206,15 @@ impl TestApp {
         self.login(email).await
     }
 
+    /// `GET /health` as the person `email` (signed in afresh), answered 200.
+    pub async fn health_seen_by(&self, email: &str) -> serde_json::Value {
+        let session = self.login(email).await;
+        self.get("/health", Some(&session.token))
+            .await
+            .expect(200)
+            .clone()
+    }
+
     pub async fn login(&self, email: &str) -> Session {
         let reply = self
             .post(

@@ -30,3 +30,14 @@ pub fn event_record(
         acquires: matches!(stage, "converted" | "payment"),
     }
 }
+
+/// Accepts 3,000 visits of `product_id` (namespace `api:shop`) through the writer, so it is
+/// busy folding them while a test writes its next batches: those are then folded as one group.
+pub async fn keep_folder_busy(app: &crate::TestApp, product_id: &str) {
+    let at = crate::TEST_START;
+    let visits = (0..3_000)
+        .map(|n| event_record("api:shop", &format!("large-{n}"), "visit", at))
+        .collect();
+    let accepted = app.state.ingest.write(product_id, visits, at).await;
+    assert!(accepted.is_ok(), "{accepted:?}");
+}

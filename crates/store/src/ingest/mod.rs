@@ -10,6 +10,7 @@
 //! 5. the last touch of every revenue row of the identities touched is recomputed, so events
 //!    arriving out of order or identities merging never leave a stale last touch.
 
+pub mod failures;
 mod inbox;
 mod keys;
 mod links;

@@ -316,7 +316,7 @@ impl Folder {
 
 /// The database refused a statement (a constraint, a value it cannot store): trying again
 /// gives the same answer. Anything else (the connection, a timeout) may pass.
-fn refused_by_database(err: &StoreError) -> bool {
+pub(super) fn refused_by_database(err: &StoreError) -> bool {
     matches!(err, StoreError::Database(sqlx::Error::Database(_))) && !err.is_transient()
 }
 
