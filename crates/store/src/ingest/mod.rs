@@ -81,6 +81,10 @@ pub fn anonymous_identity(anonymous_id: &str) -> String {
 /// Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters at 18 columns.
 pub(crate) const CHUNK: usize = 500;
 
+/// Events per insert on PostgreSQL, where they go as one array per column: a whole fold as a
+/// rule, bounded so one statement's arrays stay a few megabytes.
+const ARRAY_CHUNK: usize = 10_000;
+
 /// One request's events and when they arrived: the unit whose outcome is reported.
 #[derive(Debug, Clone, Copy)]
 pub struct Batch<'a> {
@@ -159,13 +163,20 @@ pub async fn write_batches(
         })
         .collect();
     let mut event_ids: Vec<Option<i64>> = vec![None; unseen.len()];
-    for chunk in unseen.chunks(CHUNK) {
-        let rows = chunk.iter().map(|new| NewRow {
-            event: events[new.index],
-            identity: identities[new.index].as_deref(),
-            received_at: received_at[new.index],
-        });
-        for (namespace, dedupe_id, id) in insert_events(tx, product_id, rows).await? {
+    let per_insert = match tx {
+        Tx::Sqlite(_) => CHUNK,
+        Tx::Postgres(_) => ARRAY_CHUNK,
+    };
+    for chunk in unseen.chunks(per_insert) {
+        let rows: Vec<NewRow<'_>> = chunk
+            .iter()
+            .map(|new| NewRow {
+                event: events[new.index],
+                identity: identities[new.index].as_deref(),
+                received_at: received_at[new.index],
+            })
+            .collect();
+        for (namespace, dedupe_id, id) in insert_events(tx, product_id, &rows).await? {
             if let Some(&at) = position.get(&(namespace.as_str(), dedupe_id.as_str())) {
                 event_ids[at] = Some(id);
             }
@@ -239,20 +250,35 @@ struct NewRow<'a> {
 async fn insert_events(
     tx: &mut Tx,
     product_id: &str,
-    rows: impl Iterator<Item = NewRow<'_>>,
+    rows: &[NewRow<'_>],
 ) -> StoreResult<Vec<(String, String, i64)>> {
-    let events: Vec<NewRow<'_>> = rows.collect();
-    if events.is_empty() {
+    if rows.is_empty() {
         return Ok(Vec::new());
     }
     let verb = insert_verb(tx);
-    Ok(on_tx!(tx, conn => {
-        let mut query = sqlx::QueryBuilder::new(verb);
-        query.push(
-            " INTO events (product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, anonymous_id, \
-             user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, received_at) ",
-        );
-        query.push_values(&events, |mut row, NewRow { event, identity, received_at }| {
+    Ok(match tx {
+        Tx::Sqlite(conn) => insert_events_as_values(conn, verb, product_id, rows).await?,
+        Tx::Postgres(conn) => insert_events_as_arrays(conn, product_id, rows).await?,
+    })
+}
+
+/// SQLite: one multi-row `VALUES` list (its bound parameters are capped, hence [`CHUNK`]).
+async fn insert_events_as_values(
+    conn: &mut sqlx::SqliteConnection,
+    verb: &str,
+    product_id: &str,
+    rows: &[NewRow<'_>],
+) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    let mut query = sqlx::QueryBuilder::new(verb);
+    query.push(format_args!(" INTO events ({EVENT_COLUMNS}) "));
+    query.push_values(
+        rows,
+        |mut row,
+         NewRow {
+             event,
+             identity,
+             received_at,
+         }| {
             row.push_bind(product_id)
                 .push_bind(&event.namespace)
                 .push_bind(&event.dedupe_id)
@@ -271,8 +297,73 @@ async fn insert_events(
                 .push_bind(&event.utm_campaign)
                 .push_bind(&event.properties)
                 .push_bind(*received_at);
-        });
-        query.push(" RETURNING namespace, dedupe_id, id");
-        query.build_query_as().fetch_all(conn).await
-    })?)
+        },
+    );
+    query.push(" RETURNING namespace, dedupe_id, id");
+    query.build_query_as().fetch_all(conn).await
 }
+
+/// PostgreSQL: one array per column, unnested by the server. A `VALUES` list of thousands of
+/// rows is a new statement for PostgreSQL to parse and plan each time (its text grows with the
+/// row count); the arrays keep one prepared statement whatever the count.
+async fn insert_events_as_arrays(
+    conn: &mut sqlx::PgConnection,
+    product_id: &str,
+    rows: &[NewRow<'_>],
+) -> Result<Vec<(String, String, i64)>, sqlx::Error> {
+    let texts = |field: fn(&EventRecord) -> &str| -> Vec<&str> {
+        rows.iter().map(|row| field(row.event)).collect()
+    };
+    let optional = |field: fn(&EventRecord) -> Option<&str>| -> Vec<Option<&str>> {
+        rows.iter().map(|row| field(row.event)).collect()
+    };
+    let sql = format!(
+        "INSERT INTO events ({EVENT_COLUMNS}) \
+         SELECT $1, * FROM UNNEST($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], \
+         $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::bigint[], $13::text[], \
+         $14::text[], $15::text[], $16::text[], $17::text[], $18::bigint[]) \
+         RETURNING namespace, dedupe_id, id"
+    );
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(product_id)
+        .bind(texts(|e| &e.namespace))
+        .bind(texts(|e| &e.dedupe_id))
+        .bind(texts(|e| e.stage))
+        .bind(optional(|e| e.name.as_deref()))
+        .bind(
+            rows.iter()
+                .map(|row| row.event.occurred_at.millis())
+                .collect::<Vec<i64>>(),
+        )
+        .bind(
+            rows.iter()
+                .map(|row| row.event.occurred_at.day())
+                .collect::<Vec<String>>(),
+        )
+        .bind(
+            rows.iter()
+                .map(|row| row.identity)
+                .collect::<Vec<Option<&str>>>(),
+        )
+        .bind(optional(|e| e.anonymous_id.as_deref()))
+        .bind(optional(|e| e.user_id.as_deref()))
+        .bind(optional(|e| e.email.as_deref()))
+        .bind(
+            rows.iter()
+                .map(|row| row.event.value_cents)
+                .collect::<Vec<Option<i64>>>(),
+        )
+        .bind(optional(|e| e.currency.as_deref()))
+        .bind(optional(|e| e.channel.as_deref()))
+        .bind(optional(|e| e.attribution.as_deref()))
+        .bind(optional(|e| e.utm_campaign.as_deref()))
+        .bind(optional(|e| e.properties.as_deref()))
+        .bind(rows.iter().map(|row| row.received_at).collect::<Vec<i64>>())
+        .fetch_all(conn)
+        .await
+}
+
+/// The columns an event is inserted with, in the order both inserts bind them.
+const EVENT_COLUMNS: &str = "product_id, namespace, dedupe_id, stage, name, occurred_at, day, identity, \
+    anonymous_id, user_id, email, value_cents, currency, channel, attribution, utm_campaign, properties, \
+    received_at";
