@@ -107,6 +107,22 @@ impl TestApp {
         .unwrap_or_else(|err| panic!("{sql}: {err}"))
     }
 
+    /// The dedupe ids of `product_id`'s stored events, sorted; only those of `stage` when given.
+    pub async fn stored_dedupe_ids(&self, product_id: &str, stage: Option<&str>) -> Vec<String> {
+        let (sql, binds) = match stage {
+            Some(stage) => (
+                "SELECT dedupe_id FROM events WHERE product_id = $1 AND stage = $2 ORDER BY dedupe_id",
+                vec![product_id.into(), stage.into()],
+            ),
+            None => (
+                "SELECT dedupe_id FROM events WHERE product_id = $1 ORDER BY dedupe_id",
+                vec![product_id.into()],
+            ),
+        };
+        let rows: Vec<(String,)> = self.sql_rows(sql, &binds).await;
+        rows.into_iter().map(|(id,)| id).collect()
+    }
+
     /// Writes one daily aggregate stage volume, as a source that reports volumes rather than
     /// events (web analytics, a database's counts) will once it exists.
     pub async fn insert_aggregate_stage_day(

@@ -34,16 +34,6 @@ async fn write(app: &TestApp, product_id: &str, events: &[EventRecord]) -> Batch
     outcome
 }
 
-async fn stored_ids(app: &TestApp, product_id: &str) -> Vec<String> {
-    let rows: Vec<(String,)> = app
-        .sql_rows(
-            "SELECT dedupe_id FROM events WHERE product_id = $1 ORDER BY dedupe_id",
-            &[product_id.into()],
-        )
-        .await;
-    rows.into_iter().map(|(id,)| id).collect()
-}
-
 async fn rows_in(app: &TestApp, table: &str) -> i64 {
     app.sql_value(
         &format!("SELECT CAST(COUNT(*) AS BIGINT) FROM {table}"),
@@ -90,7 +80,10 @@ async fn a_key_collision_keeps_both_events(app: TestApp) {
         write(&app, &product_id, &[visit("second")]).await,
         outcome(1, 0)
     );
-    assert_eq!(stored_ids(&app, &product_id).await, ["first", "second"]);
+    assert_eq!(
+        app.stored_dedupe_ids(&product_id, None).await,
+        ["first", "second"]
+    );
     let exact = exact_entries(&app).await;
     assert_eq!(exact, ["second"]);
 
@@ -105,7 +98,7 @@ async fn a_key_collision_keeps_both_events(app: TestApp) {
         outcome(1, 2)
     );
     assert_eq!(
-        stored_ids(&app, &product_id).await,
+        app.stored_dedupe_ids(&product_id, None).await,
         ["first", "second", "third"]
     );
 }
@@ -132,7 +125,7 @@ async fn a_key_taken_meanwhile_falls_back_to_the_exact_entry(app: TestApp) {
         write(&app, &product_id, &[visit("b"), visit("a")]).await,
         outcome(0, 2)
     );
-    assert_eq!(stored_ids(&app, &product_id).await, ["a", "b"]);
+    assert_eq!(app.stored_dedupe_ids(&product_id, None).await, ["a", "b"]);
 }
 
 backend_tests!(a_key_taken_meanwhile_falls_back_to_the_exact_entry);
@@ -172,7 +165,7 @@ async fn events_stored_before_keys_get_them_at_start(app: TestApp) {
         outcome(1, 2)
     );
     assert_eq!(
-        stored_ids(&app, &product_id).await,
+        app.stored_dedupe_ids(&product_id, None).await,
         ["new", "old-1", "old-2"]
     );
     // A second start finds nothing to do.

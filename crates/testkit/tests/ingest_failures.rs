@@ -85,16 +85,6 @@ async fn product_with_a_set_aside_batch(app: &TestApp) -> String {
     product
 }
 
-async fn stored_ids(app: &TestApp, product: &str) -> Vec<String> {
-    let rows: Vec<(String,)> = app
-        .sql_rows(
-            "SELECT dedupe_id FROM events WHERE product_id = $1 AND stage = 'lead' ORDER BY dedupe_id",
-            &[product.into()],
-        )
-        .await;
-    rows.into_iter().map(|(id,)| id).collect()
-}
-
 /// The product's leads as the daily rollup counts them.
 async fn counted_leads(app: &TestApp, product: &str) -> i64 {
     app.sql_value(
@@ -118,7 +108,10 @@ async fn tracking_failures(app: &TestApp) -> serde_json::Value {
 
 async fn a_set_aside_batch_is_retried_whole_once_mended(app: TestApp) {
     let product = product_with_a_set_aside_batch(&app).await;
-    assert_eq!(stored_ids(&app, &product).await, ["first", "third"]);
+    assert_eq!(
+        app.stored_dedupe_ids(&product, Some("lead")).await,
+        ["first", "third"]
+    );
     assert_eq!(counted_leads(&app, &product).await, 2);
 
     let listed = operator::ingest_failures(&app.state, None).await.unwrap();
@@ -159,7 +152,10 @@ async fn a_set_aside_batch_is_retried_whole_once_mended(app: TestApp) {
         listed[0].error.contains("poisoned event refused"),
         "{listed:?}"
     );
-    assert_eq!(stored_ids(&app, &product).await, ["first", "third"]);
+    assert_eq!(
+        app.stored_dedupe_ids(&product, Some("lead")).await,
+        ["first", "third"]
+    );
     assert_eq!(tracking_failures(&app).await, 1);
 
     // Mended: stored whole, off the list, tracking healthy again; a second retry finds nothing.
@@ -181,7 +177,7 @@ async fn a_set_aside_batch_is_retried_whole_once_mended(app: TestApp) {
             .is_empty()
     );
     assert_eq!(
-        stored_ids(&app, &product).await,
+        app.stored_dedupe_ids(&product, Some("lead")).await,
         ["ahead-of-poisoned", "first", "poisoned", "third"]
     );
     assert_eq!(counted_leads(&app, &product).await, 4);
@@ -213,7 +209,10 @@ async fn a_discarded_batch_is_gone_for_good(app: TestApp) {
         .await
         .unwrap();
     assert_eq!(outcome, RetryOutcome::default());
-    assert_eq!(stored_ids(&app, &product).await, ["first", "third"]);
+    assert_eq!(
+        app.stored_dedupe_ids(&product, Some("lead")).await,
+        ["first", "third"]
+    );
     assert_eq!(tracking_failures(&app).await, 0);
 }
 
