@@ -8,9 +8,12 @@ which of them a fold writes is chosen by letters:
 
   E  events rows (rowid table, no secondary index)
   I  the three secondary indexes of events (identity, stage, campaign)
+  J  only the stage and campaign indexes of events (no identity index)
   K  event_keys (dedupe by a random 64-bit key)
   P  identity_profiles upserts (one per identity of the transaction)
   S  stage_identity_days upserts (one per day, stage and identity of the transaction)
+  D  an index of stage_identity_days by product and identity (finds an identity's daily rows
+     when it is merged into a user, instead of the identity index of events)
   T  identity_touches: one row per channel-bearing event (a table the store does not have;
      the candidate replacement of the identity index)
   N  the maintained trees (P, S, T) keyed by integer product and identity ids instead of
@@ -57,8 +60,10 @@ IDENTITY_IDS = """
 CREATE TABLE identity_ids (product_id INTEGER NOT NULL, identity TEXT NOT NULL,
   id INTEGER NOT NULL, PRIMARY KEY (product_id, identity)) WITHOUT ROWID;
 """
-EVENT_INDEXES = """
+IDENTITY_INDEX = """
 CREATE INDEX events_by_identity ON events(product_id, identity, occurred_at);
+"""
+EVENT_INDEXES = """
 CREATE INDEX events_by_stage ON events(product_id, stage, occurred_at);
 CREATE INDEX events_by_campaign ON events(product_id, utm_campaign) WHERE utm_campaign IS NOT NULL;
 """
@@ -153,7 +158,13 @@ def main():
         tail = tail.replace("product_id TEXT", "product_id INTEGER")
         tail = tail.replace("identity TEXT NOT NULL", "identity INTEGER NOT NULL")
         schema = head + "CREATE TABLE identity_profiles" + tail + IDENTITY_IDS
-    db.executescript(schema + (EVENT_INDEXES if "I" in LETTERS else ""))
+    if "I" in LETTERS:
+        schema += IDENTITY_INDEX + EVENT_INDEXES
+    elif "J" in LETTERS:
+        schema += EVENT_INDEXES
+    if "D" in LETTERS:
+        schema += "CREATE INDEX stage_identity_days_by_identity ON stage_identity_days(product_id, identity);"
+    db.executescript(schema)
     db.execute("BEGIN")
     for _ in range(PRELOAD // 100_000):
         fold(db, events(100_000))

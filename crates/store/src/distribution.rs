@@ -3,6 +3,7 @@
 use payback_domain::Timestamp;
 
 use crate::error::StoreResult;
+use crate::identity_sql::current_identity;
 use crate::{AccountScope, Db, Tx, new_id};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -94,35 +95,44 @@ pub struct CampaignResults {
     pub revenue_cents: i64,
 }
 
-/// The identities an event carrying the campaign reached, as a sub-select binding `$1` (product)
-/// and `$2` (campaign). No DISTINCT: `IN` builds its own set, and without one the planner reads
-/// the partial campaign index instead of walking the product's identities in order.
-const REACHED: &str = "SELECT identity FROM events \
-    WHERE product_id = $1 AND utm_campaign = $2 AND identity IS NOT NULL";
+/// The identities an event carrying the campaign reached (as they count now: a merged
+/// anonymous identity's user), as a sub-select binding `$1` (product) and `$2` (campaign). No
+/// DISTINCT: `IN` builds its own set.
+fn reached() -> String {
+    let identity = current_identity("r.identity", "r.product_id");
+    format!(
+        "SELECT {identity} FROM events r \
+         WHERE r.product_id = $1 AND r.utm_campaign = $2 AND r.identity IS NOT NULL"
+    )
+}
 
 pub async fn campaign_results(
     db: &Db,
     product_id: &str,
     campaign: &str,
 ) -> StoreResult<CampaignResults> {
-    let visits_sql = "SELECT CAST(COUNT(DISTINCT identity) AS BIGINT) + \
-        CAST(SUM(CASE WHEN identity IS NULL THEN 1 ELSE 0 END) AS BIGINT) \
-        FROM events WHERE product_id = $1 AND utm_campaign = $2 AND stage = 'visit'";
+    let reached = reached();
+    let identity = current_identity("e.identity", "e.product_id");
+    let visits_sql = format!(
+        "SELECT CAST(COUNT(DISTINCT {identity}) AS BIGINT) + \
+         CAST(SUM(CASE WHEN e.identity IS NULL THEN 1 ELSE 0 END) AS BIGINT) \
+         FROM events e WHERE e.product_id = $1 AND e.utm_campaign = $2 AND e.stage = 'visit'"
+    );
     let leads_sql = format!(
-        "SELECT CAST(COUNT(DISTINCT identity) AS BIGINT) FROM events \
-         WHERE product_id = $1 AND stage = 'lead' AND identity IN ({REACHED})"
+        "SELECT CAST(COUNT(DISTINCT {identity}) AS BIGINT) FROM events e \
+         WHERE e.product_id = $1 AND e.stage = 'lead' AND {identity} IN ({reached})"
     );
     let customers_sql = format!(
         "SELECT CAST(COUNT(*) AS BIGINT) FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at IS NOT NULL AND identity IN ({REACHED})"
+         WHERE product_id = $1 AND acquired_at IS NOT NULL AND identity IN ({reached})"
     );
     let revenue_sql = format!(
         "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) FROM transactions \
-         WHERE product_id = $1 AND identity IN ({REACHED})"
+         WHERE product_id = $1 AND identity IN ({reached})"
     );
     let mut counts = [0i64; 4];
     for (slot, sql) in counts.iter_mut().zip([
-        visits_sql,
+        visits_sql.as_str(),
         leads_sql.as_str(),
         customers_sql.as_str(),
         revenue_sql.as_str(),

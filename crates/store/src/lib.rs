@@ -15,6 +15,7 @@ pub mod db;
 pub mod distribution;
 pub mod error;
 pub mod history;
+mod identity_sql;
 pub mod ingest;
 pub mod jobs;
 pub mod leads;

@@ -278,8 +278,16 @@ fn expected_event_row(item: &Sent) -> BTreeMap<String, String> {
 async fn both_exports_match_what_was_sent(app: TestApp) {
     let key = setup(&app).await;
     let data = dataset();
-    let events: Vec<Value> = data.iter().map(|s| s.event.clone()).collect();
-    send(&app, &key, &events).await;
+    // One request each: the visit of `a1` is stored before the signup links `a1` to `u1`, so
+    // the export must show it under the identity it counts under now, not the one it was
+    // stored under.
+    for item in &data {
+        send(&app, &key, std::slice::from_ref(&item.event)).await;
+    }
+    let stored: String = app
+        .sql_value("SELECT identity FROM events WHERE dedupe_id = 'v1'", &[])
+        .await;
+    assert_eq!(stored, "a:a1", "the stored event keeps its identity");
 
     let csv = export(&app, &key, "shop", "events").await;
     assert_eq!(csv.header, EVENT_HEADER);

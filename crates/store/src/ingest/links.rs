@@ -90,9 +90,9 @@ pub(super) async fn link_identities(
     Ok(links)
 }
 
-/// Records `links` (anonymous id, user id) and moves everything the anonymous identities had
-/// (events, revenue rows, daily rows, profiles) to their users, in a fixed number of
-/// statements however many links the batch brings (`moves.rs`).
+/// Records `links` (anonymous id, user id) and moves what the anonymous identities had (touches,
+/// revenue rows, daily rows, profiles; not events, see `identity_sql.rs`) to their users, in a
+/// fixed number of statements however many links the batch brings (`moves.rs`).
 async fn merge_anonymous_into_users(
     tx: &mut Tx,
     product_id: &str,

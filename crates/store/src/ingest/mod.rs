@@ -1,12 +1,13 @@
 //! Writing a batch of events and keeping the per-identity and daily tables reports read.
 //!
 //! One call, one transaction (the caller's). In order:
-//! 1. anonymous ids seen with a user id are linked (first link wins) and their earlier events,
-//!    revenue rows, daily rows and profile are merged into the user's identity;
+//! 1. anonymous ids seen with a user id are linked (first link wins) and their touches, revenue
+//!    rows, daily rows and profile are merged into the user's identity (their earlier events
+//!    keep the identity they were stored under: `identity_sql.rs`);
 //! 2. each event resolves to its canonical identity (`u:<user>` or `a:<anonymous>`);
 //! 3. events are inserted, duplicates (same dedupe id in the namespace) dropped;
 //! 4. for the new events only: daily rollups, identity profiles (first touch, acquisition,
-//!    revenue), revenue rows;
+//!    revenue), touches (channel-bearing events with an identity), revenue rows;
 //! 5. the last touch of every revenue row of the identities touched is recomputed, so events
 //!    arriving out of order or identities merging never leave a stale last touch.
 

@@ -1,5 +1,5 @@
 //! The per-identity and daily tables reports read, maintained as each batch lands: daily
-//! rollups, identity profiles, revenue rows and their last touch.
+//! rollups, identity profiles, touches, revenue rows and their last touch.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -46,6 +46,7 @@ pub(super) struct RollupChanges {
     stage_days: BTreeMap<(&'static str, String, String), i64>,
     event_days: BTreeMap<EventDayKey, i64>,
     profiles: BTreeMap<String, ProfileDelta>,
+    touches: Vec<Touch>,
     revenue: Vec<RevenueRow>,
     /// Identities whose revenue rows' last touch may have changed.
     recompute: BTreeSet<String>,
@@ -101,6 +102,14 @@ impl RollupChanges {
                 0
             },
         };
+        if let Some(channel) = &event.channel {
+            self.touches.push(Touch {
+                identity: identity.to_owned(),
+                occurred_at: at,
+                event_id,
+                channel: channel.clone(),
+            });
+        }
         if event.channel.is_some() || event.is_revenue {
             self.recompute.insert(identity.to_owned());
         }
@@ -120,6 +129,7 @@ impl RollupChanges {
         upsert_event_days(tx, product_id, &self.event_days).await?;
         upsert_stage_days(tx, product_id, &self.stage_days).await?;
         upsert_profiles(tx, product_id, &self.profiles).await?;
+        insert_touches(tx, product_id, &self.touches).await?;
         insert_revenue(tx, product_id, &self.revenue).await
     }
 }
@@ -274,6 +284,33 @@ pub(crate) async fn upsert_profiles(
     Ok(())
 }
 
+/// A channel-bearing event of an identity: what last touch and paid touch are chosen from.
+struct Touch {
+    identity: String,
+    occurred_at: i64,
+    event_id: i64,
+    channel: String,
+}
+
+async fn insert_touches(tx: &mut Tx, product_id: &str, touches: &[Touch]) -> StoreResult<()> {
+    let verb = insert_verb(tx);
+    for chunk in touches.chunks(CHUNK) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(verb);
+            query.push(" INTO identity_touches (product_id, identity, occurred_at, event_id, channel) ");
+            query.push_values(chunk, |mut row, touch| {
+                row.push_bind(product_id)
+                    .push_bind(&touch.identity)
+                    .push_bind(touch.occurred_at)
+                    .push_bind(touch.event_id)
+                    .push_bind(&touch.channel);
+            });
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
+
 struct RevenueRow {
     event_id: i64,
     stage: &'static str,
@@ -313,13 +350,13 @@ async fn insert_revenue(tx: &mut Tx, product_id: &str, rows: &[RevenueRow]) -> S
     Ok(())
 }
 
-/// The identity's latest channel-bearing event at or before the revenue row (ties: the
-/// later-ingested event), as the `SET` of an `UPDATE transactions`.
+/// The identity's latest touch at or before the revenue row (ties: the later-ingested event),
+/// as the `SET` of an `UPDATE transactions`: one descent of the touches' primary key.
 const LAST_TOUCH: &str = "UPDATE transactions SET (last_touch_at, last_channel) = (\
-     SELECT e.occurred_at, e.channel FROM events e \
-     WHERE e.product_id = transactions.product_id AND e.identity = transactions.identity \
-     AND e.channel IS NOT NULL AND e.occurred_at <= transactions.occurred_at \
-     ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1) WHERE ";
+     SELECT t.occurred_at, t.channel FROM identity_touches t \
+     WHERE t.product_id = transactions.product_id AND t.identity = transactions.identity \
+     AND t.occurred_at <= transactions.occurred_at \
+     ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1) WHERE ";
 
 /// Sets each revenue row's last touch of `identities` to the identity's latest channel-bearing
 /// event at or before it (ties: the later-ingested event). The rows are found as in
@@ -349,9 +386,9 @@ pub async fn recompute_last_touch(
         }
         Tx::Postgres(conn) => {
             let sql = format!(
-                "{LAST_TOUCH}ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) \
+                "{LAST_TOUCH}ctid = ANY(ARRAY(SELECT r.ctid FROM unnest($2::text[]) AS m(identity) \
                  CROSS JOIN LATERAL (SELECT ctid FROM transactions \
-                 WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
+                 WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS r))"
             );
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)

@@ -280,12 +280,13 @@ pub struct PaidTouch {
     pub attribution: Option<String>,
 }
 
-/// The identity's latest `paid_*` event at or before `{at}` (ties: the later-ingested one).
+/// The event id of the identity's latest `paid_*` touch at or before `{at}` (ties: the
+/// later-ingested one): one descent of the touches' primary key.
 fn last_paid_touch(identity: &str, at: &str) -> String {
     format!(
-        "(SELECT e.id FROM events e WHERE e.product_id = $1 AND e.identity = {identity} \
-         AND e.occurred_at <= {at} AND substr(e.channel, 1, 5) = 'paid_' \
-         ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1)"
+        "(SELECT t.event_id FROM identity_touches t WHERE t.product_id = $1 AND t.identity = {identity} \
+         AND t.occurred_at <= {at} AND substr(t.channel, 1, 5) = 'paid_' \
+         ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1)"
     )
 }
 
@@ -295,11 +296,11 @@ pub async fn revenue_paid_touches(
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let touch = last_paid_touch("t.identity", "t.occurred_at");
+    let touch = last_paid_touch("rev.identity", "rev.occurred_at");
     let sql = format!(
         "SELECT r.amount_cents, e.channel, e.attribution FROM (\
-         SELECT t.amount_cents, {touch} AS touch_id FROM transactions t \
-         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3) r \
+         SELECT rev.amount_cents, {touch} AS touch_id FROM transactions rev \
+         WHERE rev.product_id = $1 AND rev.occurred_at >= $2 AND rev.occurred_at < $3) r \
          LEFT JOIN events e ON e.id = r.touch_id"
     );
     Ok(

@@ -11,6 +11,7 @@ use payback_domain::Timestamp;
 use payback_domain::span::Span;
 
 use crate::error::StoreResult;
+use crate::identity_sql::current_identity;
 use crate::{Db, Tx};
 
 /// The channel row for conversions with neither an event channel nor an identity first touch.
@@ -169,13 +170,16 @@ pub async fn tally(
     let namespace_pattern = matcher
         .source
         .map(|source| format!("{}:%", source.replace('_', "\\_")));
-    let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(
+    let identity = current_identity("e.identity", "e.product_id");
+    let sql = format!(
         "SELECT COALESCE(e.channel, p.first_channel) AS channel, COUNT(*) AS events, \
          CAST(COALESCE(SUM(e.value_cents), 0) AS BIGINT) AS value_cents \
-         FROM events e LEFT JOIN identity_profiles p ON p.product_id = e.product_id AND p.identity = e.identity \
+         FROM events e LEFT JOIN identity_profiles p ON p.product_id = e.product_id AND p.identity = {identity} \
          WHERE e.product_id = $1 AND e.stage = $2 AND e.occurred_at >= $3 AND e.occurred_at < $4 \
          AND ($5 IS NULL OR e.name = $5) AND ($6 IS NULL OR e.namespace LIKE $6 ESCAPE '\\') \
-         GROUP BY COALESCE(e.channel, p.first_channel)")
+         GROUP BY COALESCE(e.channel, p.first_channel)"
+    );
+    let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id)
         .bind(matcher.stage)
         .bind(span.start.millis())

@@ -4,6 +4,7 @@
 
 use crate::Db;
 use crate::error::StoreResult;
+use crate::identity_sql::current_identity;
 
 /// One stored event, as the events export writes it.
 #[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
@@ -15,6 +16,7 @@ pub struct EventExportRow {
     pub dedupe_id: String,
     pub stage: String,
     pub name: Option<String>,
+    /// The identity the event counts under now (a linked anonymous identity's user).
     pub identity: Option<String>,
     pub anonymous_id: Option<String>,
     pub user_id: Option<String>,
@@ -54,15 +56,21 @@ pub async fn events_page(
     after_id: i64,
     limit: i64,
 ) -> StoreResult<Vec<EventExportRow>> {
-    let sql = "SELECT id, occurred_at, day, namespace, dedupe_id, stage, name, identity, anonymous_id, \
-               user_id, email, value_cents, currency, channel, attribution, properties \
-               FROM events WHERE product_id = $1 AND id > $2 ORDER BY id LIMIT $3";
-    Ok(on_db!(db, pool => sqlx::query_as(sql)
+    // The identity the event counts under now: a merged anonymous identity's user.
+    let identity = current_identity("e.identity", "e.product_id");
+    let sql = format!(
+        "SELECT e.id, e.occurred_at, e.day, e.namespace, e.dedupe_id, e.stage, e.name, {identity} AS identity, \
+         e.anonymous_id, e.user_id, e.email, e.value_cents, e.currency, e.channel, e.attribution, e.properties \
+         FROM events e WHERE e.product_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id)
         .bind(after_id)
         .bind(limit)
         .fetch_all(pool)
-        .await)?)
+        .await)?,
+    )
 }
 
 /// Up to `limit` revenue rows of the product with an id above `after_id`, in id order, with
