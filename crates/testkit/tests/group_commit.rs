@@ -73,8 +73,14 @@ async fn maintained_rows(app: &TestApp, product_id: &str) -> Vec<String> {
     let tables = [
         (
             "events",
-            "namespace, dedupe_id, stage, occurred_at, identity, channel, received_at",
+            // Events keep the identity they were stored under; compared as they count now
+            // (a linked anonymous identity's user), as the store's readers resolve it.
+            "namespace, dedupe_id, stage, occurred_at, \
+             COALESCE((SELECT 'u:' || l.user_id FROM identity_links l WHERE l.product_id = events.product_id \
+             AND substr(events.identity,1,2) = 'a:' AND l.anonymous_id = substr(events.identity,3)),identity), \
+             channel, received_at",
         ),
+        ("identity_touches", "identity, occurred_at, channel"),
         (
             "event_days",
             "day, stage, channel, identified, source, events",
