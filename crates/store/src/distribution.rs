@@ -99,7 +99,7 @@ pub struct CampaignResults {
 /// anonymous identity's user), as a sub-select binding `$1` (product) and `$2` (campaign). No
 /// DISTINCT: `IN` builds its own set.
 fn reached() -> String {
-    let identity = current_identity("r.identity", "r.product_id");
+    let identity = current_identity!("r");
     format!(
         "SELECT {identity} FROM events r \
          WHERE r.product_id = $1 AND r.utm_campaign = $2 AND r.identity IS NOT NULL"
@@ -112,7 +112,7 @@ pub async fn campaign_results(
     campaign: &str,
 ) -> StoreResult<CampaignResults> {
     let reached = reached();
-    let identity = current_identity("e.identity", "e.product_id");
+    let identity = current_identity!("e");
     let visits_sql = format!(
         "SELECT CAST(COUNT(DISTINCT {identity}) AS BIGINT) + \
          CAST(SUM(CASE WHEN e.identity IS NULL THEN 1 ELSE 0 END) AS BIGINT) \

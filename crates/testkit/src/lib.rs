@@ -12,6 +12,7 @@ mod records;
 mod reply;
 mod smtp;
 pub mod spec;
+mod store_direct;
 pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};

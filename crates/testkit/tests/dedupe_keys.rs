@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)]
 
 use payback_domain::Timestamp;
-use payback_store::ingest::{self, BatchOutcome, EventRecord, dedupe_key};
+use payback_store::ingest::{BatchOutcome, EventRecord, dedupe_key};
 use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};
 
 const NAMESPACE: &str = "api:shop";
@@ -17,21 +17,12 @@ fn visit(dedupe_id: &str) -> EventRecord {
 }
 
 async fn product(app: &TestApp) -> String {
-    let session = app.signup_verified("founder@example.com").await;
-    let key = app.api_key(&session).await;
-    app.create_product(&key, "shop").await["id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    app.founder_product_id("shop").await
 }
 
 async fn write(app: &TestApp, product_id: &str, events: &[EventRecord]) -> BatchOutcome {
-    let mut tx = app.state.store.begin().await.unwrap();
-    let outcome = ingest::write_batch(&mut tx, product_id, events, Timestamp::from_millis(0))
+    app.write_batch(product_id, events, Timestamp::from_millis(0))
         .await
-        .unwrap();
-    tx.commit().await.unwrap();
-    outcome
 }
 
 async fn rows_in(app: &TestApp, table: &str) -> i64 {

@@ -163,13 +163,7 @@ async fn one_transaction_stores_what_one_by_one_stores(app: TestApp) {
 
     let mut single_outcomes = Vec::new();
     for (index, events) in batches.iter().enumerate() {
-        let mut tx = app.state.store.begin().await.unwrap();
-        single_outcomes.push(
-            ingest::write_batch(&mut tx, &single, events, received(index))
-                .await
-                .unwrap(),
-        );
-        tx.commit().await.unwrap();
+        single_outcomes.push(app.write_batch(&single, events, received(index)).await);
     }
 
     let expected = expected_outcomes(&batches);
@@ -211,11 +205,7 @@ async fn the_inbox_folds_what_one_by_one_stores(app: TestApp) {
             .write(&through_inbox, events.clone(), received(index))
             .await
             .unwrap();
-        let mut tx = app.state.store.begin().await.unwrap();
-        ingest::write_batch(&mut tx, &single, events, received(index))
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
+        app.write_batch(&single, events, received(index)).await;
     }
     // `maintained_rows` settles first, as every report does.
     let rows = maintained_rows(&app, &through_inbox).await;

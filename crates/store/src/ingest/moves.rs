@@ -18,6 +18,7 @@
 
 use crate::Tx;
 use crate::error::StoreResult;
+use crate::identity_sql;
 
 /// A profile taken off an anonymous identity, to be merged into its user's.
 #[derive(sqlx::FromRow)]
@@ -85,19 +86,6 @@ pub(super) async fn move_to_users(
     }
 }
 
-/// The user's identity for the anonymous identity in `{table}.identity`.
-macro_rules! linked_user {
-    ($table:literal) => {
-        concat!(
-            "(SELECT 'u:' || l.user_id FROM identity_links l WHERE l.product_id = ",
-            $table,
-            ".product_id AND l.anonymous_id = substr(",
-            $table,
-            ".identity, 3))"
-        )
-    };
-}
-
 /// `<head> product_id = ? AND identity IN (...) <tail>`, in order.
 const SQLITE_MOVES: [(&str, &str); 4] = [
     (
@@ -117,7 +105,7 @@ const SQLITE_MOVES: [(&str, &str); 4] = [
     (
         concat!(
             "UPDATE identity_touches SET identity = ",
-            linked_user!("identity_touches"),
+            identity_sql::linked_user!("identity_touches"),
             " WHERE product_id = "
         ),
         "",
@@ -125,7 +113,7 @@ const SQLITE_MOVES: [(&str, &str); 4] = [
     (
         concat!(
             "UPDATE transactions SET identity = ",
-            linked_user!("transactions"),
+            identity_sql::linked_user!("transactions"),
             " WHERE product_id = "
         ),
         "",
@@ -150,13 +138,13 @@ const POSTGRES_MOVES: [&str; 3] = [
      ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
     concat!(
         "UPDATE identity_touches SET identity = ",
-        linked_user!("identity_touches"),
+        identity_sql::linked_user!("identity_touches"),
         " WHERE ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
            SELECT ctid FROM identity_touches WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
     ),
     concat!(
         "UPDATE transactions SET identity = ",
-        linked_user!("transactions"),
+        identity_sql::linked_user!("transactions"),
         " WHERE ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
            SELECT ctid FROM transactions WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
     ),

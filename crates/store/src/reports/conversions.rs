@@ -170,7 +170,7 @@ pub async fn tally(
     let namespace_pattern = matcher
         .source
         .map(|source| format!("{}:%", source.replace('_', "\\_")));
-    let identity = current_identity("e.identity", "e.product_id");
+    let identity = current_identity!("e");
     let sql = format!(
         "SELECT COALESCE(e.channel, p.first_channel) AS channel, COUNT(*) AS events, \
          CAST(COALESCE(SUM(e.value_cents), 0) AS BIGINT) AS value_cents \

@@ -57,7 +57,7 @@ pub async fn events_page(
     limit: i64,
 ) -> StoreResult<Vec<EventExportRow>> {
     // The identity the event counts under now: a merged anonymous identity's user.
-    let identity = current_identity("e.identity", "e.product_id");
+    let identity = current_identity!("e");
     let sql = format!(
         "SELECT e.id, e.occurred_at, e.day, e.namespace, e.dedupe_id, e.stage, e.name, {identity} AS identity, \
          e.anonymous_id, e.user_id, e.email, e.value_cents, e.currency, e.channel, e.attribution, e.properties \
