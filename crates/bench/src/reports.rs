@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use payback_domain::{Clock, DAY_MS, SystemClock};
+use serde_json::json;
 
 use crate::dataset::{self, EventMix, Shape};
 use crate::stats::{millis, percentile};
@@ -45,6 +46,8 @@ pub async fn run(backend: BackendChoice, shape: Shape, runs: usize) -> anyhow::R
         loading.elapsed().as_secs_f64(),
         shape.events as f64 / loading.elapsed().as_secs_f64()
     );
+
+    define_conversions(&target).await?;
 
     let slug = &target.slug;
     let endpoints = [
@@ -96,4 +99,28 @@ pub async fn run(backend: BackendChoice, shape: Shape, runs: usize) -> anyhow::R
         );
     }
     target.finish().await
+}
+
+/// A money conversion and a milestone, as a founder would define them, so the conversions
+/// report tallies real events (each resolved to the identity it counts under now).
+async fn define_conversions(target: &target::Target) -> anyhow::Result<()> {
+    let definitions = [
+        json!({ "key": "purchase", "label": "Purchase", "tier": "primary", "stage": "payment",
+                "value_mode": "transaction" }),
+        json!({ "key": "signup", "label": "Signup", "tier": "secondary", "stage": "signup" }),
+    ];
+    for definition in definitions {
+        target
+            .client
+            .post(format!(
+                "{}/products/{}/conversions",
+                target.base_url, target.slug
+            ))
+            .bearer_auth(&target.api_key)
+            .json(&definition)
+            .send()
+            .await?
+            .error_for_status()?;
+    }
+    Ok(())
 }
