@@ -18,6 +18,7 @@ pub mod synthetic;
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use executor::RecordingExecutor;
 pub use mail::ReceivedMail;
+pub use postgres::ScratchPostgres;
 pub use raw_sql::Bind;
 pub use records::{event_record, keep_folder_busy};
 pub use reply::Reply;

@@ -60,3 +60,24 @@ pub(crate) fn drop_database(name: String) {
     });
     let _ = handle.join();
 }
+
+/// A fresh PostgreSQL database for tests that drive something other than a [`crate::TestApp`]
+/// (the `payback` binary's command line); dropped with this value.
+pub struct ScratchPostgres {
+    name: String,
+    /// Its connection URL.
+    pub url: String,
+}
+
+impl ScratchPostgres {
+    pub async fn create() -> Self {
+        let (name, url) = create_database().await;
+        Self { name, url }
+    }
+}
+
+impl Drop for ScratchPostgres {
+    fn drop(&mut self) {
+        drop_database(std::mem::take(&mut self.name));
+    }
+}

@@ -1,0 +1,148 @@
+//! The `payback` binary's command line, run as a user runs it: each command parses, reaches the
+//! server crate and says what it did; a mistyped command is refused with its usage and exit
+//! code 2 before anything is opened. On both backends (the database is the only configuration
+//! the commands need; `PAYBACK_DATABASE_URL`).
+
+#![allow(clippy::unwrap_used)]
+
+use std::process::{Command, Output};
+
+use payback_testkit::ScratchPostgres;
+
+/// A database for one test and the directory the binary runs in (so no `payback.toml` of the
+/// repository is read).
+struct Store {
+    url: String,
+    dir: tempfile::TempDir,
+    _postgres: Option<ScratchPostgres>,
+}
+
+impl Store {
+    async fn sqlite() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/payback.db", dir.path().display());
+        Self {
+            url,
+            dir,
+            _postgres: None,
+        }
+    }
+
+    async fn postgres() -> Self {
+        let postgres = ScratchPostgres::create().await;
+        Self {
+            url: postgres.url.clone(),
+            dir: tempfile::tempdir().unwrap(),
+            _postgres: Some(postgres),
+        }
+    }
+
+    fn payback(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_payback"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .env("PAYBACK_DATABASE_URL", &self.url)
+            .env("RUST_LOG", "error")
+            .output()
+            .unwrap()
+    }
+
+    /// Runs a command that must succeed; its standard output.
+    fn succeeds(&self, args: &[&str]) -> String {
+        let output = self.payback(args);
+        assert!(
+            output.status.success(),
+            "payback {args:?} failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+}
+
+/// The demo's sign-in email, from the line `Sign in: <url>/#/login  email <e>  password <p>`.
+fn demo_email(printed: &str) -> String {
+    let after = printed.split(" email ").nth(1).expect("an email line");
+    after.split_whitespace().next().unwrap().to_owned()
+}
+
+async fn commands_reach_the_store(store: Store) {
+    assert_eq!(store.succeeds(&["migrate"]).trim(), "migrations applied");
+
+    let created = store.succeeds(&["demo"]);
+    assert!(
+        created.contains("Payback demo workspace created"),
+        "{created}"
+    );
+    let again = store.succeeds(&["demo"]);
+    assert!(again.contains("Payback demo workspace ready"), "{again}");
+
+    let email = demo_email(&created);
+    let granted = store.succeeds(&["operator", "grant", &email]);
+    assert!(
+        granted.starts_with(&format!(
+            "{email}: 1 account(s) are now operator accounts: "
+        )),
+        "{granted}"
+    );
+    let unknown = store.payback(&["operator", "grant", "nobody@example.com"]);
+    assert!(!unknown.status.success());
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr)
+            .contains("no person with the email nobody@example.com"),
+        "{}",
+        String::from_utf8_lossy(&unknown.stderr)
+    );
+
+    // `--product` is accepted before or after the action (a global flag of the group).
+    for args in [
+        &["operator", "ingest-failures", "list"][..],
+        &["operator", "ingest-failures", "list", "--product", "p-1"],
+        &["operator", "ingest-failures", "--product", "p-1", "list"],
+    ] {
+        assert_eq!(store.succeeds(args).trim(), "0 set-aside batch(es)");
+    }
+    assert_eq!(
+        store
+            .succeeds(&["operator", "ingest-failures", "retry"])
+            .trim(),
+        "0 batch(es) stored, 0 refused again (still listed)"
+    );
+    assert_eq!(
+        store
+            .succeeds(&["operator", "ingest-failures", "discard", "--product", "p-1"])
+            .trim(),
+        "0 set-aside batch(es) discarded"
+    );
+}
+
+#[tokio::test]
+async fn commands_reach_the_store_on_sqlite() {
+    commands_reach_the_store(Store::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn commands_reach_the_store_on_postgres() {
+    commands_reach_the_store(Store::postgres().await).await;
+}
+
+#[tokio::test]
+async fn a_mistyped_command_is_refused_with_its_usage() {
+    let store = Store::sqlite().await;
+    for (args, expected) in [
+        (&[][..], "Usage: payback <COMMAND>"),
+        (&["serv"], "unrecognized subcommand 'serv'"),
+        (
+            &["operator", "ingest-failures", "purge"],
+            "unrecognized subcommand 'purge'",
+        ),
+        (&["operator", "grant"], "<EMAIL>"),
+        (&["serve", "--demo=yes"], "--demo"),
+    ] {
+        let output = store.payback(args);
+        assert_eq!(output.status.code(), Some(2), "payback {args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "payback {args:?}: {stderr}");
+    }
+    // Refused before anything was opened: no database file was created.
+    assert!(!store.dir.path().join("payback.db").exists());
+}
