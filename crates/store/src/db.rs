@@ -165,6 +165,11 @@ impl Db {
     pub async fn close(&self) {
         on_db!(self, pool => pool.close().await)
     }
+
+    /// Whether [`Db::close`] was called: the service is shutting down.
+    pub fn is_closed(&self) -> bool {
+        on_db!(self, pool => pool.is_closed())
+    }
 }
 
 /// The page cache of the connection that folds ingested events (negative: KiB), larger than

@@ -5,10 +5,11 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashSet;
+use std::time::Duration;
 
 use payback_domain::Timestamp;
-use payback_store::Db;
 use payback_store::ingest::{self, Batch, BatchOutcome, EventRecord};
+use payback_store::{Db, StoreError};
 use payback_testkit::{TEST_START, TestApp, backend_tests, event_record, keep_folder_busy};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -425,3 +426,24 @@ fn tracking_of<'a>(health: &'a serde_json::Value, slug: &str) -> &'a serde_json:
         .find(|source| source["product_slug"] == slug && source["source"] == "tracking")
         .unwrap()
 }
+
+/// Closing the store (the service shutting down) stops the folder instead of leaving it
+/// retrying against a closed pool: a reader waiting on a fold is told the writer stopped.
+async fn closing_the_store_stops_the_folder(app: TestApp) {
+    app.state.store.close().await;
+    let stopped = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match app.state.ingest.settle_all().await {
+                Err(StoreError::WriterStopped) => break,
+                _ => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    })
+    .await;
+    assert!(
+        stopped.is_ok(),
+        "the folder still answered 10 s after the store closed"
+    );
+}
+
+backend_tests!(closing_the_store_stops_the_folder);

@@ -98,6 +98,7 @@ impl IngestWriter {
         let folder = Folder {
             db: db.for_ingest_writer(),
             inbox: inbox.clone(),
+            store: db.clone(),
         };
         tokio::spawn(folder.run(appended, settles));
         Ok(Self {
@@ -143,6 +144,10 @@ impl IngestWriter {
     }
 
     async fn ask_to_settle(&self, product_id: Option<String>) -> StoreResult<()> {
+        // A stopped folder (the store closed) settles nothing, pending or not.
+        if self.settle.is_closed() {
+            return Err(StoreError::WriterStopped);
+        }
         // Nothing pending (the usual case for a read): no need to queue behind a fold.
         let Some(through) = self.inbox.newest(product_id.as_deref()).await? else {
             return Ok(());
@@ -219,8 +224,12 @@ impl Job {
 
 /// Writes the inbox into the main database, oldest batch first.
 struct Folder {
+    /// The pool the folder writes through (`Db::for_ingest_writer`).
     db: Db,
     inbox: Inbox,
+    /// The service's pool. Once it is closed the service is shutting down, and the folder
+    /// stops (and closes its own pool) instead of retrying against a closed one.
+    store: Db,
 }
 
 impl Folder {
@@ -236,6 +245,9 @@ impl Folder {
                 () = appended.notified() => {}
                 () = tokio::time::sleep(POLL) => {}
             }
+            if self.store.is_closed() {
+                return self.stop().await;
+            }
             // Fold the backlog, answering readers between folds.
             loop {
                 while let Ok(settle) = settles.try_recv() {
@@ -244,6 +256,7 @@ impl Folder {
                 match self.fold(Pending::default()).await {
                     Ok(0) => break,
                     Ok(_) => {}
+                    Err(_) if self.store.is_closed() => return self.stop().await,
                     Err(err) => {
                         tracing::warn!(error = %err, "folding the ingest inbox failed; retrying");
                         tokio::time::sleep(BACKOFF).await;
@@ -252,6 +265,13 @@ impl Folder {
                 }
             }
         }
+    }
+
+    /// Ends the folder: what is still in the inbox stays there for the next start, and readers
+    /// waiting on a fold are told the writer stopped (their channel closes with it).
+    async fn stop(self) {
+        tracing::debug!("the store is closed; the ingest folder stops");
+        self.db.close().await;
     }
 
     /// Folds what `settle` waits for, then answers it.
