@@ -98,46 +98,53 @@ pub struct CampaignResults {
 /// The identities an event carrying the campaign reached (as they count now: a merged
 /// anonymous identity's user), as a sub-select binding `$1` (product) and `$2` (campaign). No
 /// DISTINCT: `IN` builds its own set.
-fn reached() -> String {
-    let identity = current_identity!("r");
-    format!(
-        "SELECT {identity} FROM events r \
-         WHERE r.product_id = $1 AND r.utm_campaign = $2 AND r.identity IS NOT NULL"
-    )
+macro_rules! reached {
+    () => {
+        concat!(
+            "SELECT ",
+            current_identity!("r"),
+            " FROM events r WHERE r.product_id = $1 AND r.utm_campaign = $2 AND r.identity IS NOT NULL"
+        )
+    };
 }
+
+/// Visits of the campaign: its distinct identities, plus each identity-less visit.
+const VISITS: &str = concat!(
+    "SELECT CAST(COUNT(DISTINCT ",
+    current_identity!("e"),
+    ") AS BIGINT) + CAST(SUM(CASE WHEN e.identity IS NULL THEN 1 ELSE 0 END) AS BIGINT) \
+     FROM events e WHERE e.product_id = $1 AND e.utm_campaign = $2 AND e.stage = 'visit'"
+);
+const LEADS: &str = concat!(
+    "SELECT CAST(COUNT(DISTINCT ",
+    current_identity!("e"),
+    ") AS BIGINT) FROM events e WHERE e.product_id = $1 AND e.stage = 'lead' AND ",
+    current_identity!("e"),
+    " IN (",
+    reached!(),
+    ")"
+);
+const CUSTOMERS: &str = concat!(
+    "SELECT CAST(COUNT(*) AS BIGINT) FROM identity_profiles \
+     WHERE product_id = $1 AND acquired_at IS NOT NULL AND identity IN (",
+    reached!(),
+    ")"
+);
+const REVENUE: &str = concat!(
+    "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) FROM transactions \
+     WHERE product_id = $1 AND identity IN (",
+    reached!(),
+    ")"
+);
 
 pub async fn campaign_results(
     db: &Db,
     product_id: &str,
     campaign: &str,
 ) -> StoreResult<CampaignResults> {
-    let reached = reached();
-    let identity = current_identity!("e");
-    let visits_sql = format!(
-        "SELECT CAST(COUNT(DISTINCT {identity}) AS BIGINT) + \
-         CAST(SUM(CASE WHEN e.identity IS NULL THEN 1 ELSE 0 END) AS BIGINT) \
-         FROM events e WHERE e.product_id = $1 AND e.utm_campaign = $2 AND e.stage = 'visit'"
-    );
-    let leads_sql = format!(
-        "SELECT CAST(COUNT(DISTINCT {identity}) AS BIGINT) FROM events e \
-         WHERE e.product_id = $1 AND e.stage = 'lead' AND {identity} IN ({reached})"
-    );
-    let customers_sql = format!(
-        "SELECT CAST(COUNT(*) AS BIGINT) FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at IS NOT NULL AND identity IN ({reached})"
-    );
-    let revenue_sql = format!(
-        "SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) FROM transactions \
-         WHERE product_id = $1 AND identity IN ({reached})"
-    );
     let mut counts = [0i64; 4];
-    for (slot, sql) in counts.iter_mut().zip([
-        visits_sql.as_str(),
-        leads_sql.as_str(),
-        customers_sql.as_str(),
-        revenue_sql.as_str(),
-    ]) {
-        let value: Option<i64> = on_db!(db, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+    for (slot, sql) in counts.iter_mut().zip([VISITS, LEADS, CUSTOMERS, REVENUE]) {
+        let value: Option<i64> = on_db!(db, pool => sqlx::query_scalar(sql)
             .bind(product_id)
             .bind(campaign)
             .fetch_one(pool)

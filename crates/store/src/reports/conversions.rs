@@ -170,16 +170,16 @@ pub async fn tally(
     let namespace_pattern = matcher
         .source
         .map(|source| format!("{}:%", source.replace('_', "\\_")));
-    let identity = current_identity!("e");
-    let sql = format!(
+    const SQL: &str = concat!(
         "SELECT COALESCE(e.channel, p.first_channel) AS channel, COUNT(*) AS events, \
          CAST(COALESCE(SUM(e.value_cents), 0) AS BIGINT) AS value_cents \
-         FROM events e LEFT JOIN identity_profiles p ON p.product_id = e.product_id AND p.identity = {identity} \
-         WHERE e.product_id = $1 AND e.stage = $2 AND e.occurred_at >= $3 AND e.occurred_at < $4 \
+         FROM events e LEFT JOIN identity_profiles p ON p.product_id = e.product_id AND p.identity = ",
+        current_identity!("e"),
+        " WHERE e.product_id = $1 AND e.stage = $2 AND e.occurred_at >= $3 AND e.occurred_at < $4 \
          AND ($5 IS NULL OR e.name = $5) AND ($6 IS NULL OR e.namespace LIKE $6 ESCAPE '\\') \
          GROUP BY COALESCE(e.channel, p.first_channel)"
     );
-    let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(SQL)
         .bind(product_id)
         .bind(matcher.stage)
         .bind(span.start.millis())

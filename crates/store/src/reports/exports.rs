@@ -57,20 +57,19 @@ pub async fn events_page(
     limit: i64,
 ) -> StoreResult<Vec<EventExportRow>> {
     // The identity the event counts under now: a merged anonymous identity's user.
-    let identity = current_identity!("e");
-    let sql = format!(
-        "SELECT e.id, e.occurred_at, e.day, e.namespace, e.dedupe_id, e.stage, e.name, {identity} AS identity, \
-         e.anonymous_id, e.user_id, e.email, e.value_cents, e.currency, e.channel, e.attribution, e.properties \
-         FROM events e WHERE e.product_id = $1 AND e.id > $2 ORDER BY e.id LIMIT $3"
+    const SQL: &str = concat!(
+        "SELECT e.id, e.occurred_at, e.day, e.namespace, e.dedupe_id, e.stage, e.name, ",
+        current_identity!("e"),
+        " AS identity, e.anonymous_id, e.user_id, e.email, e.value_cents, e.currency, e.channel, \
+         e.attribution, e.properties FROM events e WHERE e.product_id = $1 AND e.id > $2 \
+         ORDER BY e.id LIMIT $3"
     );
-    Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    Ok(on_db!(db, pool => sqlx::query_as(SQL)
         .bind(product_id)
         .bind(after_id)
         .bind(limit)
         .fetch_all(pool)
-        .await)?,
-    )
+        .await)?)
 }
 
 /// Up to `limit` revenue rows of the product with an id above `after_id`, in id order, with
