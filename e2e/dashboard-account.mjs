@@ -1,7 +1,8 @@
 // The account pages in a browser: sign up, verify, log in and out, the unverified-login refusal,
 // profile edits, API keys (the shown key works, a revoked one does not), inviting a member who
 // accepts through the link on the page and sees the team without owner controls, disabling
-// them, and creating and switching workspaces.
+// them, creating and switching workspaces, claiming an agent-created account, and an existing
+// login accepting an invite with its own password.
 //
 //   PAYBACK_URL=... PAYBACK_MAIL_DIR=... PAYBACK_ARTIFACTS=... node e2e/dashboard-account.mjs
 
@@ -222,13 +223,30 @@ runBrowserTest('dashboard-account', async (browser) => {
   const agent = await apiOk('POST', '/auth/agent-signup', { body: { email: claimer } });
   await page.goto(agent.claim_url.replace(/^https?:\/\/[^/]+/, baseUrl));
   await page.getByRole('heading', { name: 'Claim your account' }).waitFor();
-  await page.getByText(claimer).waitFor();
+  await page.getByText(claimer).first().waitFor();
+  // The agent's key is listed before the claim, so the human knows what can act for them.
+  await page.getByRole('region', { name: 'API keys of this workspace' }).getByText('by an agent').waitFor();
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: 'Claim account' }).click();
   await page.getByRole('button', { name: 'Log out' }).waitFor();
   const claimed = await apiOk('GET', '/auth/me', { token: await sessionToken(page) });
   checkEqual([claimed.email, claimed.id, claimed.verified], [claimer, agent.account_id, true], 'claimed account');
   checkEqual((await api('GET', '/portfolio', { token: agent.api_key })).status, 200, "the agent's key still works");
+
+  step('an existing login joins with its own password, never through the link alone');
+  await logOut(page);
+  const second = await apiOk('POST', '/team/invites', { token: ownerToken, body: { email: claimer } });
+  checkEqual(second.already_registered, true, 'the claimed owner already has a login');
+  await page.goto(second.invite_url.replace(/^https?:\/\/[^/]+/, baseUrl));
+  await page.getByRole('heading', { name: `Join ${me.account_name}` }).waitFor();
+  await page.getByLabel('Your Payback password').fill('not the right password');
+  await page.getByRole('button', { name: 'Accept invite' }).click();
+  await page.getByRole('alert').getByText('wrong password').waitFor();
+  await page.getByLabel('Your Payback password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Accept invite' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  const joined = await apiOk('GET', '/auth/me', { token: await sessionToken(page) });
+  checkEqual([joined.email, joined.id], [claimer, me.id], 'the existing login joined the inviting workspace');
 
   step('a bad invite link says so and offers the login page');
   await logOut(page);

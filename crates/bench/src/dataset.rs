@@ -1,6 +1,7 @@
 //! Event mixes for the benchmarks: realistic stages, identities from a fixed pool (so profiles
 //! and rollups are updated, not only inserted), attribution on a share of visits, links at
-//! signup, and valued payments.
+//! signup, emails on leads and signups, and valued payments, half of them carrying only an email
+//! (a processor's charge).
 
 use payback_domain::channel::{Attribution, classify};
 use payback_domain::{DAY_MS, Stage, Timestamp};
@@ -31,6 +32,7 @@ struct Draft {
     occurred_at: Timestamp,
     anonymous_id: Option<String>,
     user_id: Option<String>,
+    email: Option<String>,
     value: Option<i64>,
     attribution: Option<Attribution>,
 }
@@ -86,21 +88,28 @@ impl EventMix {
         let occurred_at = Timestamp::from_millis(self.now - self.rng.random_range(0..self.span_ms));
         let anonymous_id = Some(format!("anon-{person}"));
         let user_id = Some(format!("user-{person}"));
-        let (stage, anonymous_id, user_id, value, attribution) = if revenue {
-            (
-                Stage::Payment,
-                None,
-                user_id,
-                Some(self.rng.random_range(900..20_000)),
-                None,
-            )
+        let email = Some(format!("person-{person}@bench.test"));
+        let (stage, anonymous_id, user_id, email, value, attribution) = if revenue {
+            let value = Some(self.rng.random_range(900..20_000));
+            if self.rng.random_bool(0.5) {
+                (Stage::Payment, None, user_id, None, value, None)
+            } else {
+                (Stage::Payment, None, None, email, value, None)
+            }
         } else {
             match self.rng.random_range(0..100) {
-                0..=69 => (Stage::Visit, anonymous_id, None, None, self.attribution()),
-                70..=79 => (Stage::Engaged, anonymous_id, None, None, None),
-                80..=89 => (Stage::Lead, anonymous_id, None, None, None),
-                90..=96 => (Stage::Signup, anonymous_id, user_id, None, None),
-                _ => (Stage::Activated, None, user_id, None, None),
+                0..=69 => (
+                    Stage::Visit,
+                    anonymous_id,
+                    None,
+                    None,
+                    None,
+                    self.attribution(),
+                ),
+                70..=79 => (Stage::Engaged, anonymous_id, None, None, None, None),
+                80..=89 => (Stage::Lead, anonymous_id, None, email, None, None),
+                90..=96 => (Stage::Signup, anonymous_id, user_id, email, None, None),
+                _ => (Stage::Activated, None, user_id, None, None, None),
             }
         };
         Draft {
@@ -108,6 +117,7 @@ impl EventMix {
             occurred_at,
             anonymous_id,
             user_id,
+            email,
             value,
             attribution,
         }
@@ -130,6 +140,9 @@ impl EventMix {
                 }
                 if let Some(id) = draft.user_id {
                     event["user_id"] = json!(id);
+                }
+                if let Some(email) = draft.email {
+                    event["email"] = json!(email);
                 }
                 if let Some(value) = draft.value {
                     event["value"] = json!(value);
@@ -166,7 +179,7 @@ impl EventMix {
                     occurred_at: draft.occurred_at,
                     anonymous_id: draft.anonymous_id,
                     user_id: draft.user_id,
-                    email: None,
+                    email: draft.email,
                     value_cents: draft.value,
                     currency: draft.value.map(|_| "USD".to_owned()),
                     channel,

@@ -126,7 +126,7 @@ async fn settle(target: &Target) -> anyhow::Result<Duration> {
 
 /// Sends batches from `concurrency` connections for `duration`; paced to `rate` events/s when
 /// given. Returns events/s accepted and every batch's latency.
-async fn load(
+pub async fn load(
     target: &Arc<Target>,
     workload: Workload,
     duration: Duration,

@@ -70,17 +70,26 @@ async fn database_url(
 }
 
 pub async fn start(backend: BackendChoice) -> anyhow::Result<Target> {
+    start_with(backend, |_| {}).await
+}
+
+/// [`start`], with the configuration adjusted by `configure` first.
+pub async fn start_with(
+    backend: BackendChoice,
+    configure: impl FnOnce(&mut Config),
+) -> anyhow::Result<Target> {
     let dir = tempfile::tempdir()?;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let (database_url, postgres_database) = database_url(backend, &dir).await?;
-    let config = Config {
-        database_url,
+    let mut config = Config {
+        database_url: database_url.into(),
         listen: addr,
         public_url: Some(format!("http://{addr}")),
         rate_limit_per_minute: 1_000_000,
         ..Config::default()
     };
+    configure(&mut config);
     let state = payback_server::build_state(config, Arc::new(SystemClock)).await?;
     let served = state.clone();
     tokio::spawn(

@@ -15,6 +15,10 @@ pub const DEFAULT_SNOOZE_HOURS: i64 = 24;
 pub const MAX_SNOOZE_HOURS: i64 = 24 * 366;
 /// Card headlines are at most this many characters.
 pub const HEADLINE_MAX: usize = 90;
+/// The largest `rollback_if` a spend proposal may carry, serialized as JSON: it is free-form,
+/// stored on the card's action spec and sent to every reader of the queue, so its size is the
+/// proposer's to keep small, not the server's to carry.
+pub const ROLLBACK_IF_MAX_BYTES: usize = 4 * 1024;
 
 wire_enum! {
     /// What a card asks of a human.
@@ -131,6 +135,23 @@ pub fn headline(text: &str) -> String {
     cut
 }
 
+/// A proposal's `rollback_if`: a JSON object of at most [`ROLLBACK_IF_MAX_BYTES`] serialized.
+/// `Err` is the message, to be prefixed with the field's name.
+pub fn check_rollback_if(value: &serde_json::Value) -> Result<(), String> {
+    if !value.is_object() {
+        return Err(
+            "must be an object, e.g. {\"cac_ceiling_cents\": 5000, \"window_days\": 7}".to_owned(),
+        );
+    }
+    let size = value.to_string().len();
+    if size > ROLLBACK_IF_MAX_BYTES {
+        return Err(format!(
+            "must be at most {ROLLBACK_IF_MAX_BYTES} bytes serialized, got {size}"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +254,17 @@ mod tests {
         let cut = headline(&long);
         assert_eq!(cut.chars().count(), HEADLINE_MAX);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn rollback_if_is_a_small_object() {
+        assert!(check_rollback_if(&serde_json::json!({ "cac_ceiling_cents": 4000 })).is_ok());
+        assert!(check_rollback_if(&serde_json::json!([1])).is_err());
+        let big = serde_json::json!({ "note": "x".repeat(ROLLBACK_IF_MAX_BYTES) });
+        let refused = check_rollback_if(&big).unwrap_err();
+        assert!(
+            refused.starts_with("must be at most 4096 bytes"),
+            "{refused}"
+        );
     }
 }

@@ -146,19 +146,20 @@ async fn print_demo(state: &payback_server::AppState) -> anyhow::Result<()> {
     );
     println!(
         "  Sign in:   {url}/#/login  email {}  password {}",
-        access.email, access.password
+        access.email,
+        access.password.expose()
     );
     println!(
         "  API key:   {}   (a fresh one each run; the previous demo key is revoked)",
-        access.api_key
+        access.api_key.expose()
     );
     println!(
         "  Try:       curl -s {url}/portfolio -H 'Authorization: Bearer {}'",
-        access.api_key
+        access.api_key.expose()
     );
     println!(
         "  Report:    curl -s '{url}/products/pixel-pantry/attribution?days=30' -H 'Authorization: Bearer {}'",
-        access.api_key
+        access.api_key.expose()
     );
     println!("  OpenAPI:   {url}/openapi.json");
     println!();

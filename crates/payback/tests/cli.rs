@@ -65,6 +65,12 @@ fn demo_email(printed: &str) -> String {
     after.split_whitespace().next().unwrap().to_owned()
 }
 
+/// The demo's password, from the same line.
+fn demo_password(printed: &str) -> String {
+    let after = printed.split(" password ").nth(1).expect("a password");
+    after.split_whitespace().next().unwrap().to_owned()
+}
+
 async fn commands_reach_the_store(store: Store) {
     assert_eq!(store.succeeds(&["migrate"]).trim(), "migrations applied");
 
@@ -75,6 +81,12 @@ async fn commands_reach_the_store(store: Store) {
     );
     let again = store.succeeds(&["demo"]);
     assert!(again.contains("Payback demo workspace ready"), "{again}");
+    // Chosen at random for this database, then the same on every run (issue 19: it was a
+    // constant every installation shared).
+    let password = demo_password(&created);
+    assert_eq!(demo_password(&again), password);
+    assert_ne!(password, "payback-demo");
+    assert!(password.len() >= 20, "{password}");
 
     let email = demo_email(&created);
     let granted = store.succeeds(&["operator", "grant", &email]);

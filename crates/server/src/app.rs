@@ -6,28 +6,26 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
 use axum::extract::DefaultBodyLimit;
-use axum::http::Response;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use payback_domain::{Clock, SystemClock};
 use payback_store::Db;
 use payback_store::ingest::IngestWriter;
-use tower_governor::GovernorLayer;
-use tower_governor::errors::GovernorError;
-use tower_governor::governor::GovernorConfigBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi as _;
 use utoipa_axum::router::OpenApiRouter;
 
+use crate::body_limit::{AUTH_BODY_LIMIT, BROWSER_EVENTS_BODY_LIMIT, limit_body};
 use crate::config::Config;
+use crate::crypto::Passwords;
 use crate::error::ApiError;
 use crate::extract::nul::refuse_nul_in_uri;
 use crate::jobs;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
+use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
@@ -35,18 +33,18 @@ use crate::state::AppState;
 
 /// Connects and migrates the database and builds the mailer.
 pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppState, ApiError> {
-    let store = Db::connect(&config.database_url)
+    let store = Db::connect(config.database_url.expose())
         .await
         .map_err(|err| ApiError::Config(err.to_string()))?;
     store
         .migrate()
         .await
         .map_err(|err| ApiError::Config(err.to_string()))?;
-    let mailer = Mailer::from_config(&config.mail, &config.mail_from)?;
+    let mailer = Mailer::from_config(config.mail.expose(), &config.mail_from)?;
     let credentials = config
         .secret_key
         .as_ref()
-        .map(|key| CredentialBox::from_key(&key.0).map(Arc::new))
+        .map(|key| CredentialBox::from_key(key.expose()).map(Arc::new))
         .transpose()?;
     let http = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(60))
@@ -56,6 +54,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
     let ingest = IngestWriter::start(&store)
         .await
         .map_err(|err| ApiError::Config(err.to_string()))?;
+    let limiters = Limiters::from_config(&config)?;
     Ok(AppState {
         ingest,
         store,
@@ -64,7 +63,9 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         mailer,
         executors: SpendExecutors::default(),
         credentials,
+        passwords: Passwords::per_core(),
         http,
+        limiters,
     })
 }
 
@@ -73,13 +74,19 @@ pub async fn state_from_config(config: Config) -> Result<AppState, ApiError> {
     build_state(config, Arc::new(SystemClock)).await
 }
 
-/// Every route with its OpenAPI description, before state is attached.
-pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
+/// Every route with its OpenAPI description, before state is attached. The public routes get
+/// small body limits (`body_limit`), never above `max_body_bytes`, and those that hash a
+/// password or send mail a per-address rate limit, checked before the body is read.
+pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppState> {
+    let auth_body = AUTH_BODY_LIMIT.min(config.max_body_bytes);
+    let browser_body = BROWSER_EVENTS_BODY_LIMIT.min(config.max_body_bytes);
     OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(rate_limited(
-            routes::auth::rate_limited(),
-            rate_limit_per_minute,
-        ))
+        .merge(
+            limiters
+                .public_auth
+                .apply(limit_body(routes::auth::rate_limited(), auth_body, "")),
+        )
+        .merge(limit_body(routes::auth::public(), auth_body, ""))
         .merge(routes::auth::router())
         .merge(routes::keys::router())
         .merge(routes::team::router())
@@ -87,7 +94,10 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
         .merge(routes::history::router())
         .merge(routes::snippet::router())
         .merge(routes::tracking::router())
-        .merge(routes::tracking::browser_router())
+        .merge(routes::tracking::browser_router(
+            &limiters.browser_events,
+            browser_body,
+        ))
         .merge(routes::attribution::router())
         .merge(routes::series::router())
         .merge(routes::funnel::router())
@@ -105,7 +115,7 @@ pub fn api_routes(rate_limit_per_minute: u32) -> OpenApiRouter<AppState> {
 /// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and
 /// panic safety.
 pub fn router(state: AppState) -> Router {
-    let (api, mut openapi) = api_routes(state.config.rate_limit_per_minute).split_for_parts();
+    let (api, mut openapi) = api_routes(&state.config, &state.limiters).split_for_parts();
     crate::openapi::document_refused_nul(&mut openapi);
     let openapi_route = Router::new()
         .route("/openapi.json", get(routes::system::openapi))
@@ -121,37 +131,6 @@ pub fn router(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::internal("handler panicked").into_response()
         }))
-}
-
-/// Limits `routes` to `per_minute` requests per client IP, refilled evenly over the minute,
-/// answering 429 JSON.
-fn rate_limited(routes: OpenApiRouter<AppState>, per_minute: u32) -> OpenApiRouter<AppState> {
-    let per_minute = per_minute.max(1);
-    let config = GovernorConfigBuilder::default()
-        .period(Duration::from_millis(60_000 / u64::from(per_minute)).max(Duration::from_millis(1)))
-        .burst_size(per_minute)
-        .finish();
-    let config = Arc::new(config.unwrap_or_default());
-    let limiter = config.limiter().clone();
-    // The limiter remembers every client IP it has seen; forget idle ones now and then.
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(Duration::from_secs(60));
-        loop {
-            tick.tick().await;
-            limiter.retain_recent();
-        }
-    });
-    routes.layer(GovernorLayer::new(config).error_handler(rate_limit_response))
-}
-
-fn rate_limit_response(err: GovernorError) -> Response<Body> {
-    match err {
-        GovernorError::TooManyRequests { wait_time, .. } => {
-            ApiError::TooManyRequests(format!("too many requests; try again in {wait_time} s"))
-                .into_response()
-        }
-        other => ApiError::internal(other).into_response(),
-    }
 }
 
 /// Serves until `shutdown` resolves, then lets in-flight requests finish.

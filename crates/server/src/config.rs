@@ -8,35 +8,56 @@ use figment::providers::{Env, Format, Toml};
 use serde::Deserialize;
 
 use crate::error::ApiError;
+use crate::rate_limit::TrustedProxies;
+use crate::secret::Secret;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    pub database_url: String,
+    /// A `Secret`: a PostgreSQL URL carries the password.
+    pub database_url: Secret,
     pub listen: SocketAddr,
     /// Base of links in emails and snippets; defaults to `http://<listen>`.
     pub public_url: Option<String>,
-    pub operator_token: Option<String>,
+    pub operator_token: Option<Secret>,
     pub operator_email: Option<String>,
     pub staff_domain: Option<String>,
-    /// `log`, `file:DIR` or `smtp://user:pass@host:port`.
-    pub mail: String,
+    /// `log`, `file:DIR` or `smtp://user:pass@host:port` (a `Secret`: the URL carries the
+    /// password).
+    pub mail: Secret,
     /// Address mail is sent from.
     pub mail_from: String,
+    /// Requests per minute per client address to the public routes that hash a password or
+    /// send mail (signup, lead prompt, agent signup, login, claim, accepting an invite), one
+    /// budget for all of them.
     pub rate_limit_per_minute: u32,
+    /// Requests per minute per client address to `POST /t/events`.
+    pub tracking_rate_limit_per_minute: u32,
+    /// Requests per minute per write key to `POST /t/events`, whatever the address.
+    pub tracking_key_rate_limit_per_minute: u32,
+    /// Login attempts per email (failed or not) per 15 minutes, whatever the address.
+    pub login_attempts_per_email: u32,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (IPs or CIDR blocks,
+    /// comma-separated); empty, the peer address is the client.
+    pub trusted_proxies: TrustedProxies,
     /// Largest request body accepted, in bytes (event batches are the largest bodies).
     pub max_body_bytes: usize,
     /// Seconds between passes of the background job loop; 0 runs no jobs in this instance.
     pub jobs_every_secs: u64,
+    /// Milliseconds a report waits for its product's pending events to be folded before it
+    /// answers from what is folded, saying how many are still pending
+    /// (`X-Payback-Pending-Events`). Exports and checks that decide on the data always wait for
+    /// the whole fold.
+    pub read_wait_ms: u64,
     /// Base64 of 32 bytes sealing stored credentials; unset, connecting a source answers 503.
-    pub secret_key: Option<Redacted>,
+    pub secret_key: Option<Secret>,
     /// Where the payments connector sends its requests (the Stripe API); tests point it at a fake.
     pub stripe_api_base: String,
     /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
     /// appended).
     pub model_gateway_url: String,
     /// The gateway's bearer key; unset, the AI features answer 503.
-    pub model_gateway_key: Option<Redacted>,
+    pub model_gateway_key: Option<Secret>,
     /// The model asked.
     pub model: String,
     /// Lets tenants' database connections name loopback and private addresses (self-hosted
@@ -75,31 +96,29 @@ impl std::fmt::Debug for HostEnv {
     }
 }
 
-/// A configuration value that must never reach a log line: `Debug` prints `[redacted]`.
-#[derive(Clone, Deserialize)]
-#[serde(transparent)]
-pub struct Redacted(pub String);
-
-impl std::fmt::Debug for Redacted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("[redacted]")
-    }
-}
-
 impl Default for Config {
     fn default() -> Self {
         Self {
-            database_url: "sqlite://data/payback.db".to_owned(),
+            database_url: Secret::from("sqlite://data/payback.db"),
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             public_url: None,
             operator_token: None,
             operator_email: None,
             staff_domain: None,
-            mail: "log".to_owned(),
+            mail: Secret::from("log"),
             mail_from: "Payback <no-reply@payback.localhost>".to_owned(),
             rate_limit_per_minute: 20,
+            // A page view sends a few beacons; this leaves room for busy visitors and offices
+            // behind one address.
+            tracking_rate_limit_per_minute: 600,
+            tracking_key_rate_limit_per_minute: 6000,
+            login_attempts_per_email: 10,
+            trusted_proxies: TrustedProxies::default(),
             max_body_bytes: 16 * 1024 * 1024,
             jobs_every_secs: 30,
+            // A burst or a backfill can take minutes to fold; a dashboard answers within about
+            // a second, and exactly whenever the fold keeps up (the usual case).
+            read_wait_ms: 1_000,
             secret_key: None,
             stripe_api_base: "https://api.stripe.com".to_owned(),
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
@@ -123,6 +142,11 @@ impl Config {
                 ..config
             })
             .map_err(|err| ApiError::Config(err.to_string()))
+    }
+
+    /// [`Self::read_wait_ms`] as a duration.
+    pub fn read_wait(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.read_wait_ms)
     }
 
     pub fn public_url(&self) -> String {

@@ -1,10 +1,14 @@
 //! Credentials: random tokens with their prefixes, SHA-256 hashes for lookup, argon2id for
 //! passwords.
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use argon2::Argon2;
 use argon2::{PasswordHash, PasswordHasher, PasswordVerifier};
 use rand::Rng;
 use sha2::{Digest, Sha256};
+use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
 
@@ -68,6 +72,59 @@ pub async fn verify_password(password: String, stored_hash: String) -> Result<bo
     .map_err(ApiError::internal)?
 }
 
+/// Password hashing for request handlers, with a bound on how many hashes run at once.
+///
+/// Each argon2id hash takes about 19 MiB and tens of milliseconds of a core; public routes
+/// (sign-up, login, claim, accept-invite) hash for anyone who asks, so without a bound a burst
+/// from many addresses could exhaust memory and starve every other request. Callers beyond the
+/// bound wait their turn for at most [`PASSWORD_QUEUE_WAIT`], then get a 503.
+#[derive(Clone, Debug)]
+pub struct Passwords {
+    permits: Arc<Semaphore>,
+    wait: Duration,
+}
+
+/// How long a request waits for a free hashing slot before it is told to try again.
+pub const PASSWORD_QUEUE_WAIT: Duration = Duration::from_secs(10);
+
+impl Passwords {
+    /// At most `concurrent` hashes at once (at least one); a caller waits up to `wait`.
+    pub fn new(concurrent: usize, wait: Duration) -> Self {
+        Self {
+            permits: Arc::new(Semaphore::new(concurrent.max(1))),
+            wait,
+        }
+    }
+
+    /// One slot per core (more would only make each hash slower), waiting up to
+    /// [`PASSWORD_QUEUE_WAIT`].
+    pub fn per_core() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        Self::new(cores, PASSWORD_QUEUE_WAIT)
+    }
+
+    /// One hashing slot, held until dropped (a 503 after the wait when none frees up).
+    pub async fn slot(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        match tokio::time::timeout(self.wait, self.permits.acquire()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(closed)) => Err(ApiError::internal(closed)),
+            Err(_) => Err(ApiError::ServiceUnavailable(
+                "too many sign-ins at once; try again in a few seconds".to_owned(),
+            )),
+        }
+    }
+
+    pub async fn hash(&self, password: String) -> Result<String, ApiError> {
+        let _slot = self.slot().await?;
+        hash_password(password).await
+    }
+
+    pub async fn verify(&self, password: String, stored_hash: String) -> Result<bool, ApiError> {
+        let _slot = self.slot().await?;
+        verify_password(password, stored_hash).await
+    }
+}
+
 /// Compares secrets without leaking where they differ through timing.
 pub fn constant_time_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -106,6 +163,35 @@ mod tests {
         );
         assert!(constant_time_eq("same", "same"));
         assert!(!constant_time_eq("same", "sane"));
+    }
+
+    #[tokio::test]
+    async fn hashing_beyond_the_bound_waits_for_a_slot() {
+        let passwords = Passwords::new(1, PASSWORD_QUEUE_WAIT);
+        let held = passwords.slot().await.unwrap();
+        // With the only slot taken, a hash cannot start; once it is freed, it runs.
+        let waiting = tokio::spawn({
+            let passwords = passwords.clone();
+            async move { passwords.hash("correct horse".to_owned()).await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished());
+        drop(held);
+        assert!(waiting.await.unwrap().unwrap().starts_with("$argon2id$"));
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_answers_503_after_the_wait() {
+        let passwords = Passwords::new(1, Duration::from_millis(20));
+        let _held = passwords.slot().await.unwrap();
+        let refused = passwords
+            .hash("correct horse".to_owned())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, ApiError::ServiceUnavailable(_)),
+            "{refused:?}"
+        );
     }
 
     #[tokio::test]

@@ -6,20 +6,26 @@ use payback_domain::{Actor, MemberRole, MemberStatus, Via};
 use payback_store::products::{NewProduct, ProductPatch};
 use payback_store::reports::exports;
 use payback_store::users::NewUser;
-use payback_store::{AccountScope, accounts, api_keys, members, policies, products, users};
+use payback_store::{
+    AccountScope, accounts, api_keys, demo_settings, members, policies, products, sessions, users,
+};
+use rand::Rng;
 use serde_json::json;
 
-use crate::crypto::hash_password;
+use crate::crypto::{hash_password, verify_password};
 use crate::demo_data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
 use crate::demo_data::{self, Shape, ad, mix};
 use crate::error::{ApiError, ApiResult};
+use crate::secret::Secret;
 use crate::services::proposals::{self, ProposalCard, ProposalInput};
 use crate::services::{audit, keys};
 use crate::state::AppState;
 
 pub const DEMO_EMAIL: &str = "demo@payback.localhost";
-pub const DEMO_PASSWORD: &str = "payback-demo";
 const DEMO_KEY_NAME: &str = "demo";
+/// The demo password's characters: 32 of them (so every random byte maps to one without bias),
+/// none that reads like another (no `0`, `1`, `l`, `o`).
+const PASSWORD_ALPHABET: &[u8; 32] = b"23456789abcdefghijkmnpqrstuvwxyz";
 
 /// The demo products: name, slug, currency, domain, and the shape of their synthetic data.
 const DEMO_PRODUCTS: &[(&str, &str, &str, &str, &Shape)] = &[
@@ -111,11 +117,40 @@ const FJORD_NOTES: Shape = Shape {
 #[derive(Debug)]
 pub struct DemoAccess {
     pub email: &'static str,
-    pub password: &'static str,
-    pub api_key: String,
+    /// The same on every run on this database (see [`demo_password`]).
+    pub password: Secret,
+    pub api_key: Secret,
     pub created: bool,
     /// Synthetic events written by this run (0 once the demo has its data).
     pub seeded_events: usize,
+}
+
+/// A fresh demo password: 20 random characters in four groups (100 bits), e.g.
+/// `k7vq2-9xh4m-pe3ta-w8cnz`.
+fn new_password() -> String {
+    let mut bytes = [0u8; 20];
+    rand::rng().fill_bytes(&mut bytes);
+    let mut password = String::with_capacity(23);
+    for (i, byte) in bytes.iter().enumerate() {
+        if i > 0 && i % 5 == 0 {
+            password.push('-');
+        }
+        password.push(char::from(PASSWORD_ALPHABET[usize::from(byte % 32)]));
+    }
+    password
+}
+
+/// The demo owner's password on this database: chosen at random by the first run and kept in
+/// `demo_settings` (which no route reads), so every later run prints the same one and a
+/// password printed in one place does not open another installation's demo.
+pub async fn demo_password(state: &AppState) -> ApiResult<Secret> {
+    if let Some(kept) = demo_settings::password(&state.store).await? {
+        return Ok(Secret::from(kept));
+    }
+    let mut tx = state.store.begin().await?;
+    let kept = demo_settings::keep_password(&mut tx, &new_password(), state.clock.now()).await?;
+    tx.commit().await?;
+    Ok(Secret::from(kept))
 }
 
 /// Creates the demo workspace once (owner login, three products with months of synthetic
@@ -123,13 +158,30 @@ pub struct DemoAccess {
 /// one, since stored keys cannot be shown again.
 pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     let now = state.clock.now();
+    let password = demo_password(state).await?;
     let existing = users::find_by_email(&state.store, DEMO_EMAIL).await?;
     let created = existing.is_none();
-    let password_hash = match &existing {
-        Some(_) => None,
-        None => Some(hash_password(DEMO_PASSWORD.to_owned()).await?),
+    // The printed password must sign in. The owner's hash is (re)set when it does not match:
+    // a database whose demo predates random passwords (anyone knew that one), or a password
+    // changed since through the profile.
+    let current = match existing
+        .as_ref()
+        .and_then(|user| user.password_hash.clone())
+    {
+        Some(hash) => verify_password(password.expose().to_owned(), hash).await?,
+        None => false,
+    };
+    let password_hash = if current {
+        None
+    } else {
+        Some(hash_password(password.expose().to_owned()).await?)
     };
     let mut tx = state.store.begin().await?;
+    if let (Some(user), Some(hash)) = (&existing, &password_hash) {
+        users::set_password_hash(&mut tx, &user.id, hash).await?;
+        // Whoever signed in with the password of before is signed out.
+        sessions::delete_for_user(&mut tx, &user.id).await?;
+    }
     let account_id = match existing {
         Some(user) => members::owned_accounts(&mut tx, &user.id)
             .await?
@@ -151,6 +203,7 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
                         password_hash: hash.as_deref(),
                         name: Some("Demo Founder"),
                         verified: true,
+                        mailbox_proven: true,
                         signup_meta: None,
                     };
                     users::insert(&mut tx, user, now).await?
@@ -201,8 +254,8 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     }
     Ok(DemoAccess {
         email: DEMO_EMAIL,
-        password: DEMO_PASSWORD,
-        api_key,
+        password,
+        api_key: Secret::from(api_key),
         created,
         seeded_events,
     })

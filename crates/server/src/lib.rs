@@ -5,6 +5,7 @@
 //! vocabulary.
 
 pub mod app;
+pub mod body_limit;
 pub mod config;
 pub mod crypto;
 pub mod demo;
@@ -16,7 +17,10 @@ pub mod mail;
 pub mod model_gateway;
 pub mod openapi;
 pub mod operator;
+pub mod pending_events;
+pub mod rate_limit;
 pub mod routes;
+pub mod secret;
 pub mod secrets;
 pub mod services;
 pub mod state;

@@ -51,7 +51,7 @@ impl<'a> ModelGateway<'a> {
         Ok(Self {
             http: &state.http,
             url: state.config.model_gateway_url.trim_end_matches('/'),
-            key: &key.0,
+            key: key.expose(),
             model: &state.config.model,
         })
     }

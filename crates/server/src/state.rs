@@ -7,7 +7,9 @@ use payback_store::Db;
 use payback_store::ingest::IngestWriter;
 
 use crate::config::Config;
+use crate::crypto::Passwords;
 use crate::mail::Mailer;
+use crate::rate_limit::Limiters;
 use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
 
@@ -23,6 +25,10 @@ pub struct AppState {
     pub executors: SpendExecutors,
     /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
     pub credentials: Option<Arc<CredentialBox>>,
+    /// Password hashing with a bound on concurrent hashes (public routes hash for anyone).
+    pub passwords: Passwords,
     /// The one HTTP client connectors share (connection pooling, one TLS setup).
     pub http: reqwest::Client,
+    /// The in-memory rate limiters (per address, per write key, per login email).
+    pub limiters: Limiters,
 }

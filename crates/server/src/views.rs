@@ -71,7 +71,8 @@ impl From<WorkspaceRow> for WorkspaceItem {
 }
 
 /// Answer of login, accept-invite, claim (and later sso complete).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+/// No `Debug`: it carries the session token.
+#[derive(Clone, Serialize, ToSchema)]
 pub struct LoginResponse {
     /// Session bearer token `svc_sess_...`; expires after 7 idle days.
     pub token: String,

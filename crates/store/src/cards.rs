@@ -136,21 +136,14 @@ impl QueueView {
     }
 }
 
-/// At most this many snoozed or expired cards are listed; pending cards are all listed.
-const SET_ASIDE_LIMIT: i64 = 500;
-
-/// The cards of `view`, newest first.
+/// The newest `limit` cards of `view`, newest first.
 pub async fn listed(
     db: &Db,
     visibility: &Visibility,
     view: QueueView,
     now: Timestamp,
+    limit: i64,
 ) -> StoreResult<Vec<CardRow>> {
-    let limit = if view == QueueView::Pending {
-        i64::MAX
-    } else {
-        SET_ASIDE_LIMIT
-    };
     let sql = format!(
         "SELECT {COLUMNS} FROM cards WHERE {} AND ($2 IS NULL OR account_id = $2) \
          ORDER BY created_at DESC, id DESC LIMIT $3",

@@ -175,11 +175,22 @@ pub async fn for_product(db: &Db, product_id: &str) -> StoreResult<Vec<Connectio
 
 /// Every connection the caller may see, oldest first.
 pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ConnectionRow>> {
-    let sql =
-        format!("{SELECT} WHERE ($1 IS NULL OR c.account_id = $1) ORDER BY c.created_at, c.id");
+    list_first(db, visibility, i64::MAX).await
+}
+
+/// The first `limit` connections of [`list`], oldest first.
+pub async fn list_first(
+    db: &Db,
+    visibility: &Visibility,
+    limit: i64,
+) -> StoreResult<Vec<ConnectionRow>> {
+    let sql = format!(
+        "{SELECT} WHERE ($1 IS NULL OR c.account_id = $1) ORDER BY c.created_at, c.id LIMIT $2"
+    );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(visibility.account_filter())
+        .bind(limit)
         .fetch_all(pool)
         .await)?,
     )

@@ -12,6 +12,7 @@ pub mod api_keys;
 pub mod cards;
 pub mod connections;
 pub mod db;
+pub mod demo_settings;
 pub mod distribution;
 pub mod error;
 pub mod history;

@@ -3,7 +3,7 @@
 use payback_domain::{MemberRole, MemberStatus, Timestamp};
 
 use crate::error::StoreResult;
-use crate::{AccountScope, Db, Tx};
+use crate::{AccountScope, Db, Reader, Tx};
 
 /// A member of one account, joined with the person.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -157,6 +157,24 @@ pub async fn owned_accounts(tx: &mut Tx, user_id: &str) -> StoreResult<Vec<Strin
         .bind(user_id)
         .fetch_all(conn)
         .await)?)
+}
+
+/// Whether the person belongs to an account other than `account_id`: a membership there that is
+/// or was ever more than an open invitation (an unclaimed agent-created account counts: its
+/// owner membership is active). An invite link may set a password only for someone who does not.
+pub async fn belongs_elsewhere(
+    reader: Reader<'_>,
+    user_id: &str,
+    account_id: &str,
+) -> StoreResult<bool> {
+    let count: i64 = on_reader!(reader, conn => sqlx::query_scalar(
+        "SELECT COUNT(*) FROM memberships WHERE user_id = $1 AND account_id <> $2 \
+         AND (status <> 'invited' OR accepted_at IS NOT NULL)")
+        .bind(user_id)
+        .bind(account_id)
+        .fetch_one(conn)
+        .await)?;
+    Ok(count > 0)
 }
 
 /// The account's first owner, for claim links of agent-created accounts.

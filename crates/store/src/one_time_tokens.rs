@@ -27,6 +27,8 @@ pub struct TokenRow {
     pub user_id: String,
     pub account_id: Option<String>,
     pub expires_at: i64,
+    /// The password a sign-up chose, set when its verification link is opened.
+    pub password_hash: Option<String>,
 }
 
 pub struct NewToken<'a> {
@@ -35,24 +37,26 @@ pub struct NewToken<'a> {
     pub user_id: &'a str,
     pub account_id: Option<&'a str>,
     pub expires_at: Timestamp,
+    pub password_hash: Option<&'a str>,
 }
 
 pub async fn insert(tx: &mut Tx, token: NewToken<'_>, now: Timestamp) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query(
-        "INSERT INTO one_time_tokens (token_hash, purpose, user_id, account_id, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)")
+        "INSERT INTO one_time_tokens (token_hash, purpose, user_id, account_id, created_at, expires_at, password_hash) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(token.token_hash)
         .bind(token.purpose.as_str())
         .bind(token.user_id)
         .bind(token.account_id)
         .bind(now.millis())
         .bind(token.expires_at.millis())
+        .bind(token.password_hash)
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok(())
 }
 
-const VALID: &str = "SELECT user_id, account_id, expires_at FROM one_time_tokens \
+const VALID: &str = "SELECT user_id, account_id, expires_at, password_hash FROM one_time_tokens \
      WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3";
 
 /// An unused, unexpired token, read without consuming it.
@@ -81,7 +85,7 @@ pub async fn consume(
     Ok(on_tx!(tx, conn => sqlx::query_as(
         "UPDATE one_time_tokens SET used_at = $3 \
          WHERE token_hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3 \
-         RETURNING user_id, account_id, expires_at")
+         RETURNING user_id, account_id, expires_at, password_hash")
         .bind(token_hash)
         .bind(purpose.as_str())
         .bind(now.millis())

@@ -77,11 +77,21 @@ pub async fn find_by_id(
 
 /// Products visible to the caller, oldest first.
 pub async fn list(db: &Db, visibility: &Visibility) -> StoreResult<Vec<ProductRow>> {
+    list_first(db, visibility, i64::MAX).await
+}
+
+/// The first `limit` products of [`list`], oldest first.
+pub async fn list_first(
+    db: &Db,
+    visibility: &Visibility,
+    limit: i64,
+) -> StoreResult<Vec<ProductRow>> {
     let sql = format!(
-        "SELECT {COLUMNS} FROM products WHERE ($1 IS NULL OR account_id = $1) ORDER BY created_at, id"
+        "SELECT {COLUMNS} FROM products WHERE ($1 IS NULL OR account_id = $1) \
+         ORDER BY created_at, id LIMIT $2"
     );
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(visibility.account_filter()).fetch_all(pool).await)?,
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(visibility.account_filter()).bind(limit).fetch_all(pool).await)?,
     )
 }
 

@@ -74,6 +74,15 @@ pub async fn delete_for_member(tx: &mut Tx, user_id: &str, account_id: &str) -> 
     Ok(done)
 }
 
+/// Revokes every session of a person (a password set by someone else was replaced).
+pub async fn delete_for_user(tx: &mut Tx, user_id: &str) -> StoreResult<u64> {
+    let done = on_tx!(tx, conn => sqlx::query("DELETE FROM sessions WHERE user_id = $1")
+        .bind(user_id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(done)
+}
+
 /// Revokes every session of a person except `keep` (their password changed).
 pub async fn delete_others(tx: &mut Tx, user_id: &str, keep_hash: &str) -> StoreResult<u64> {
     let done = on_tx!(tx, conn => sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2")

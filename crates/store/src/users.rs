@@ -12,17 +12,23 @@ pub struct UserRow {
     pub password_hash: Option<String>,
     pub name: Option<String>,
     pub verified: bool,
+    /// The mailbox owner opened a link only ever mailed to them (see migration 0012).
+    pub mailbox_proven: bool,
     pub created_at: i64,
     pub last_seen_at: Option<i64>,
 }
 
-const COLUMNS: &str = "id, email, password_hash, name, verified, created_at, last_seen_at";
+const COLUMNS: &str =
+    "id, email, password_hash, name, verified, mailbox_proven, created_at, last_seen_at";
 
 pub struct NewUser<'a> {
     pub email: &'a str,
     pub password_hash: Option<&'a str>,
     pub name: Option<&'a str>,
     pub verified: bool,
+    /// Only for people whose mailbox someone trusted vouches for (the demo); everyone else
+    /// proves it by opening a verification link.
+    pub mailbox_proven: bool,
     pub signup_meta: Option<&'a str>,
 }
 
@@ -30,13 +36,14 @@ pub struct NewUser<'a> {
 pub async fn insert(tx: &mut Tx, user: NewUser<'_>, now: Timestamp) -> StoreResult<String> {
     let id = new_id();
     on_tx!(tx, conn => sqlx::query(
-        "INSERT INTO users (id, email, password_hash, name, verified, signup_meta, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)")
+        "INSERT INTO users (id, email, password_hash, name, verified, mailbox_proven, signup_meta, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)")
         .bind(&id)
         .bind(user.email)
         .bind(user.password_hash)
         .bind(user.name)
         .bind(user.verified)
+        .bind(user.mailbox_proven)
         .bind(user.signup_meta)
         .bind(now.millis())
         .execute(conn)
@@ -75,6 +82,12 @@ pub async fn find(db: &Db, id: &str) -> StoreResult<Option<UserRow>> {
 
 pub async fn set_verified(tx: &mut Tx, id: &str) -> StoreResult<()> {
     on_tx!(tx, conn => sqlx::query("UPDATE users SET verified = TRUE WHERE id = $1").bind(id).execute(conn).await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// The mailbox owner opened a verification link: they may sign in, and their email is proven.
+pub async fn set_mailbox_proven(tx: &mut Tx, id: &str) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query("UPDATE users SET verified = TRUE, mailbox_proven = TRUE WHERE id = $1").bind(id).execute(conn).await.map(|done| done.rows_affected()))?;
     Ok(())
 }
 

@@ -84,15 +84,19 @@ impl TestApp {
         let addr = listener.local_addr().expect("local addr");
         let operator_token = format!("op-{}", uuid::Uuid::new_v4().simple());
         let mut config = Config {
-            database_url,
+            database_url: database_url.into(),
             listen: addr,
             public_url: Some(format!("http://{addr}")),
-            operator_token: Some(operator_token.clone()),
+            operator_token: Some(operator_token.clone().into()),
             operator_email: Some("ops@payback.test".to_owned()),
-            mail: format!("file:{}", mail_dir.path().display()),
+            mail: format!("file:{}", mail_dir.path().display()).into(),
             rate_limit_per_minute: 10_000,
             // Tests run jobs by hand, against the manual clock.
             jobs_every_secs: 0,
+            // Tests write, then read what they wrote: every read waits for the whole fold (a
+            // test's fold takes well under this), so reads are exact. Tests of reads behind a
+            // backlog set their own wait.
+            read_wait_ms: 600_000,
             // The customer databases of the tests live on this machine.
             allow_private_database_hosts: true,
             ..Config::default()

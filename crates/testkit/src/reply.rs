@@ -12,7 +12,8 @@ pub struct Reply {
 }
 
 impl Reply {
-    pub(crate) async fn read(response: reqwest::Response) -> Self {
+    /// Reads a whole answer (for requests a test sends itself, concurrent ones say).
+    pub async fn read(response: reqwest::Response) -> Self {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let text = response.text().await.unwrap_or_default();

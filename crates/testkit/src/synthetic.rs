@@ -1,5 +1,7 @@
 //! A deterministic synthetic product: identities with journeys across channels, linked
-//! anonymous ids, revenue and refunds, identity-less traffic and revenue, and daily spend.
+//! anonymous ids, revenue and refunds, identity-less traffic and revenue, and daily spend;
+//! [`generate_with_emails`] adds people known by email (processor charges carrying only an email,
+//! before and after the visit, emails two users claim, emails nobody claims).
 //!
 //! Every event records the channel it was *meant* to carry (`intended_channel`), decided by
 //! how it was generated rather than by the classifier, so test oracles compute attribution
@@ -40,6 +42,8 @@ pub struct SynthEvent {
     pub occurred_at: Timestamp,
     pub anonymous_id: Option<String>,
     pub user_id: Option<String>,
+    /// As sent (not normalized: some are mixed case, as processors send them).
+    pub email: Option<String>,
     pub value: Option<i64>,
     pub attribution: Option<Attribution>,
     /// The channel this event's attribution stands for (server-side rules: no `direct`).
@@ -56,6 +60,7 @@ impl SynthEvent {
         let fields = [
             ("anonymous_id", &self.anonymous_id),
             ("user_id", &self.user_id),
+            ("email", &self.email),
         ];
         for (name, value) in fields {
             if let Some(value) = value {
@@ -168,6 +173,19 @@ impl Touch {
 
 /// Generates the dataset; `now` is the instant the app's clock reads.
 pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
+    generate_dataset(config, now, false)
+}
+
+/// The same product with email identities: half the signups name an email (as
+/// `svc.identify(id, {email})` sends it) and some of those people's renewals arrive as processor
+/// charges carrying only that email; plus `identities / 8` people of the scenarios of
+/// [`email_people`]. Arrival order is shuffled, so charges arrive before and after the email is
+/// known, in one fold and across folds.
+pub fn generate_with_emails(config: SynthConfig, now: Timestamp) -> Dataset {
+    generate_dataset(config, now, true)
+}
+
+fn generate_dataset(config: SynthConfig, now: Timestamp, emails: bool) -> Dataset {
     let mut rng = StdRng::seed_from_u64(config.seed);
     let start = now.minus_millis(config.days * DAY_MS).millis();
     let mut events = Vec::new();
@@ -188,6 +206,7 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
             occurred_at: clamp(at),
             anonymous_id: Some(anonymous.clone()),
             user_id: None,
+            email: None,
             value: None,
             attribution,
             intended_channel: channel,
@@ -202,6 +221,7 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
                 occurred_at: clamp(at),
                 anonymous_id: Some(anonymous.clone()),
                 user_id: None,
+                email: None,
                 value: None,
                 attribution,
                 intended_channel: channel,
@@ -215,6 +235,7 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
                 occurred_at: clamp(at),
                 anonymous_id: Some(anonymous.clone()),
                 user_id: None,
+                email: None,
                 value: None,
                 attribution: None,
                 intended_channel: None,
@@ -223,12 +244,15 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
         if rng.random_bool(0.45) {
             // Signing up links the anonymous id to the user id.
             at += rng.random_range(60_000..2 * DAY_MS);
+            // Drawn only with emails, so `generate` stays the dataset it always was.
+            let email = (emails && rng.random_bool(0.5)).then(|| format!("{user}@example.test"));
             events.push(SynthEvent {
                 dedupe_id: dedupe(),
                 stage: Stage::Signup,
                 occurred_at: clamp(at),
                 anonymous_id: Some(anonymous.clone()),
                 user_id: Some(user.clone()),
+                email: email.clone(),
                 value: None,
                 attribution: None,
                 intended_channel: None,
@@ -242,6 +266,7 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
                     occurred_at: clamp(at),
                     anonymous_id: None,
                     user_id: Some(user.clone()),
+                    email: None,
                     value: Some(price),
                     attribution: None,
                     intended_channel: None,
@@ -252,12 +277,15 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
                         break;
                     }
                     let refund = rng.random_bool(0.1);
+                    // A renewal charged by the processor names the email, not the user.
+                    let by_email = email.is_some() && rng.random_bool(0.3);
                     events.push(SynthEvent {
                         dedupe_id: dedupe(),
                         stage: Stage::Payment,
                         occurred_at: clamp(at),
                         anonymous_id: None,
-                        user_id: Some(user.clone()),
+                        user_id: (!by_email).then(|| user.clone()),
+                        email: email.clone().filter(|_| by_email),
                         value: Some(if refund { -price } else { price }),
                         attribution: None,
                         intended_channel: None,
@@ -276,6 +304,7 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
             occurred_at: at,
             anonymous_id: None,
             user_id: None,
+            email: None,
             value: None,
             attribution,
             intended_channel: channel,
@@ -286,10 +315,16 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
             occurred_at: at,
             anonymous_id: None,
             user_id: None,
+            email: None,
             value: Some(2500),
             attribution: None,
             intended_channel: None,
         });
+    }
+    if emails {
+        for person in 0..config.identities / 8 {
+            email_people(&mut rng, &mut events, person, start, now);
+        }
     }
     // Arrival order is not event order.
     for index in (1..events.len()).rev() {
@@ -299,6 +334,139 @@ pub fn generate(config: SynthConfig, now: Timestamp) -> Dataset {
         now,
         events,
         spend: spend_rows(&mut rng, now, config.days),
+    }
+}
+
+/// One person of the email scenarios, by `person % 6`:
+/// 0. visits, identifies with the email, then pays by processor charges naming only the email;
+/// 1. pays by email first, visits and identifies later (the charge precedes every touch);
+/// 2. a visitor who leaves the email on a lead form and pays without an account; every other
+///    one signs up later;
+/// 3. two users (two devices, two channels) both identify with the email, which then pays:
+///    the first user to arrive owns it;
+/// 4. pays by an email nobody ever claims;
+/// 5. identifies on one device, leaves the email on a second device's lead form, pays by email.
+///
+/// Processor charges sometimes spell the email in another case.
+fn email_people(
+    rng: &mut StdRng,
+    events: &mut Vec<SynthEvent>,
+    person: usize,
+    start: i64,
+    now: Timestamp,
+) {
+    let email = format!("buyer-{person}@example.test");
+    let (anonymous, second_device) = (format!("e-anon-{person}"), format!("e-anon-{person}-b"));
+    let (user, second_user) = (format!("e-user-{person}"), format!("e-user-{person}-b"));
+    let mut at = rng.random_range(start..now.millis());
+    // The next step of the journey, an hour to two days later.
+    let later = |rng: &mut StdRng, at: &mut i64| {
+        *at += rng.random_range(HOUR_MS..2 * DAY_MS);
+        *at
+    };
+    let mut next = 0;
+    let mut push = |rng: &mut StdRng,
+                    stage: Stage,
+                    at: i64,
+                    ids: (Option<&str>, Option<&str>, Option<&str>),
+                    value: Option<i64>,
+                    touch: bool| {
+        next += 1;
+        let (attribution, intended_channel) = if touch {
+            Touch::pick(rng).attribution(rng)
+        } else {
+            (None, None)
+        };
+        events.push(SynthEvent {
+            dedupe_id: format!("syn-email-{person}-{next}"),
+            stage,
+            occurred_at: Timestamp::from_millis(at.min(now.millis())),
+            anonymous_id: ids.0.map(str::to_owned),
+            user_id: ids.1.map(str::to_owned),
+            email: ids.2.map(str::to_owned),
+            value,
+            attribution,
+            intended_channel,
+        });
+    };
+    let charge_email = |rng: &mut StdRng| {
+        if rng.random_bool(0.3) {
+            format!("Buyer-{person}@Example.TEST")
+        } else {
+            email.clone()
+        }
+    };
+    let price = [1900, 4900, 9900][rng.random_range(0..3)];
+    let (anon, anon_b) = (Some(anonymous.as_str()), Some(second_device.as_str()));
+    let (usr, usr_b, mail) = (
+        Some(user.as_str()),
+        Some(second_user.as_str()),
+        Some(email.as_str()),
+    );
+    match person % 6 {
+        0 => {
+            push(rng, Stage::Visit, at, (anon, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Engaged, t, (anon, usr, mail), None, false);
+            for _ in 0..rng.random_range(1..3) {
+                let (t, charged) = (later(rng, &mut at), charge_email(rng));
+                let ids = (None, None, Some(charged.as_str()));
+                push(rng, Stage::Payment, t, ids, Some(price), false);
+            }
+        }
+        1 => {
+            let charged = charge_email(rng);
+            let ids = (None, None, Some(charged.as_str()));
+            push(rng, Stage::Payment, at, ids, Some(price), false);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Visit, t, (anon, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Signup, t, (anon, usr, mail), None, false);
+        }
+        2 => {
+            push(rng, Stage::Visit, at, (anon, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Lead, t, (anon, None, mail), None, false);
+            let (t, charged) = (later(rng, &mut at), charge_email(rng));
+            let ids = (None, None, Some(charged.as_str()));
+            push(rng, Stage::Payment, t, ids, Some(price), false);
+            // Every other one signs up later; the rest never have an account.
+            if (person / 6) % 2 == 1 {
+                let t = later(rng, &mut at);
+                push(rng, Stage::Signup, t, (anon, usr, mail), None, false);
+            }
+        }
+        3 => {
+            push(rng, Stage::Visit, at, (anon, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Signup, t, (anon, usr, mail), None, false);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Visit, t, (anon_b, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Signup, t, (anon_b, usr_b, mail), None, false);
+            let (t, charged) = (later(rng, &mut at), charge_email(rng));
+            let ids = (None, None, Some(charged.as_str()));
+            push(rng, Stage::Payment, t, ids, Some(price), false);
+        }
+        4 => {
+            for _ in 0..rng.random_range(1..4) {
+                let (t, charged) = (later(rng, &mut at), charge_email(rng));
+                let ids = (None, None, Some(charged.as_str()));
+                push(rng, Stage::Payment, t, ids, Some(price), false);
+            }
+        }
+        _ => {
+            push(rng, Stage::Visit, at, (anon, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Engaged, t, (anon, usr, mail), None, false);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Visit, t, (anon_b, None, None), None, true);
+            let t = later(rng, &mut at);
+            push(rng, Stage::Lead, t, (anon_b, None, mail), None, false);
+            let (t, charged) = (later(rng, &mut at), charge_email(rng));
+            let ids = (None, None, Some(charged.as_str()));
+            push(rng, Stage::Payment, t, ids, Some(price), false);
+        }
     }
 }
 
@@ -385,20 +553,39 @@ impl Dataset {
     /// and writes the spend rows through the store.
     pub async fn load(&self, app: &TestApp, api_key: &str, slug: &str) {
         for chunk in self.events.chunks(500) {
-            let events: Vec<Value> = chunk.iter().map(SynthEvent::to_json).collect();
-            let reply = app
-                .post(
-                    &format!("/products/{slug}/events"),
-                    Some(api_key),
-                    json!({ "events": events }),
-                )
-                .await;
-            assert_eq!(
-                reply.status, 200,
-                "loading synthetic events: {}",
-                reply.text
-            );
+            self.send(app, api_key, slug, chunk).await;
         }
+        self.write_spend(app, api_key, slug).await;
+    }
+
+    /// As [`Dataset::load`], in batches of `per_fold` events each folded before the next is
+    /// sent: what one fold stored, a later one must merge (a charge stored under its email, then
+    /// claimed).
+    pub async fn load_in_folds(&self, app: &TestApp, api_key: &str, slug: &str, per_fold: usize) {
+        for chunk in self.events.chunks(per_fold) {
+            self.send(app, api_key, slug, chunk).await;
+            app.settle().await;
+        }
+        self.write_spend(app, api_key, slug).await;
+    }
+
+    async fn send(&self, app: &TestApp, api_key: &str, slug: &str, chunk: &[SynthEvent]) {
+        let events: Vec<Value> = chunk.iter().map(SynthEvent::to_json).collect();
+        let reply = app
+            .post(
+                &format!("/products/{slug}/events"),
+                Some(api_key),
+                json!({ "events": events }),
+            )
+            .await;
+        assert_eq!(
+            reply.status, 200,
+            "loading synthetic events: {}",
+            reply.text
+        );
+    }
+
+    async fn write_spend(&self, app: &TestApp, api_key: &str, slug: &str) {
         let product = app.get(&format!("/products/{slug}"), Some(api_key)).await;
         let product_id = product.body["product_id"]
             .as_str()

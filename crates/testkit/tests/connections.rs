@@ -12,7 +12,7 @@ mod stripe_fake;
 
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, MINUTE_MS};
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_server::services::sync;
 use payback_store::connections as store;
 use payback_testkit::{Backend, Session, TestApp, backend_tests, per_backend};
@@ -21,8 +21,8 @@ use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
 
 const KEY: &str = "sk_test_51PaybackFakeKey0123456789";
 
-fn secret_key() -> Redacted {
-    Redacted(base64::engine::general_purpose::STANDARD.encode([42_u8; 32]))
+fn secret_key() -> Secret {
+    Secret::new(base64::engine::general_purpose::STANDARD.encode([42_u8; 32]))
 }
 
 /// Unix seconds `days` before the test clock's start.

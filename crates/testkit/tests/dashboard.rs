@@ -9,7 +9,7 @@ mod stripe_fake;
 
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, SystemClock};
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_testkit::browser::{repo_root, run_browser_script};
 use payback_testkit::{Backend, TestApp, backend_tests};
 use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
@@ -142,7 +142,7 @@ async fn connections_page(backend: Backend) {
     let base = fake.base_url.clone();
     let app = TestApp::spawn_with(backend, move |config| {
         let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
-        config.secret_key = Some(Redacted(key));
+        config.secret_key = Some(Secret::new(key));
         config.stripe_api_base = base;
     })
     .await;

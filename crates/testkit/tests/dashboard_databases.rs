@@ -9,7 +9,7 @@
 
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, SystemClock, Timestamp};
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_testkit::browser::run_browser_script_with_env;
 use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, TestApp};
@@ -136,7 +136,7 @@ async fn databases_page(backend: Backend) {
     let db = shop_database().await;
     let app = TestApp::spawn_with(backend, |config| {
         let key = base64::engine::general_purpose::STANDARD.encode([11_u8; 32]);
-        config.secret_key = Some(Redacted(key));
+        config.secret_key = Some(Secret::new(key));
     })
     .await;
     let reader = Reader::create(&db).await;

@@ -7,7 +7,7 @@
 
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, Timestamp};
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_server::services::sync;
 use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, Session, TEST_START, TestApp, per_backend};
@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 
 const USERS: i64 = 30;
 
-fn secret_key() -> Redacted {
-    Redacted(base64::engine::general_purpose::STANDARD.encode([7_u8; 32]))
+fn secret_key() -> Secret {
+    Secret::new(base64::engine::general_purpose::STANDARD.encode([7_u8; 32]))
 }
 
 /// How many days before the test's start user `i` signed up (1 to 320).

@@ -8,9 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 
 use payback_domain::{Clock, DAY_MS};
-use payback_server::demo::ensure_demo;
+use payback_server::crypto::hash_password;
+use payback_server::demo::{demo_password, ensure_demo};
 use payback_testkit::{TestApp, backend_tests};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const SLUGS: [&str; 3] = ["fjord-notes", "pixel-pantry", "quill-crm"];
 
@@ -149,7 +150,7 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
     assert!(access.created);
     assert!(access.seeded_events > 10_000, "{}", access.seeded_events);
 
-    let reply = app.get("/portfolio", Some(&access.api_key)).await;
+    let reply = app.get("/portfolio", Some(access.api_key.expose())).await;
     let portfolio = reply.expect(200).as_array().unwrap().clone();
     let ids: BTreeMap<String, String> = portfolio
         .iter()
@@ -180,8 +181,8 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
             assert!(recent > 0, "{slug}: no {table} in the last 30 days");
         }
         let table_counts = counts(&app, id).await;
-        let events = export(&app, &access.api_key, slug, "events").await;
-        let revenue = export(&app, &access.api_key, slug, "transactions").await;
+        let events = export(&app, access.api_key.expose(), slug, "events").await;
+        let revenue = export(&app, access.api_key.expose(), slug, "transactions").await;
         assert_eq!(events.len() as i64, table_counts[0], "{slug}");
         assert_eq!(revenue.len() as i64, table_counts[1], "{slug}");
         assert!(revenue.iter().any(|r| r["day"] >= cutoff), "{slug}");
@@ -271,7 +272,7 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
     // The queue waits with two agent proposals; the first job pass adds the gate review and
     // whatever alerts the data calls for.
     let cards = app
-        .get("/queue", Some(&access.api_key))
+        .get("/queue", Some(access.api_key.expose()))
         .await
         .expect(200)
         .clone();
@@ -296,7 +297,7 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
             .collect()
     );
     let policy = app
-        .get("/policy", Some(&access.api_key))
+        .get("/policy", Some(access.api_key.expose()))
         .await
         .expect(200)
         .clone();
@@ -305,7 +306,7 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
         .await
         .unwrap();
     let cards = app
-        .get("/queue", Some(&access.api_key))
+        .get("/queue", Some(access.api_key.expose()))
         .await
         .expect(200)
         .clone();
@@ -325,11 +326,13 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
     assert_eq!(again.seeded_events, 0);
     assert_ne!(again.api_key, access.api_key);
     assert_eq!(
-        app.get("/portfolio", Some(&access.api_key)).await.status,
+        app.get("/portfolio", Some(access.api_key.expose()))
+            .await
+            .status,
         401
     );
     let rows: Value = app
-        .get("/portfolio", Some(&again.api_key))
+        .get("/portfolio", Some(again.api_key.expose()))
         .await
         .expect(200)
         .clone();
@@ -341,6 +344,55 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
             "{slug} changed on rerun"
         );
     }
+
+    // The rerun prints the password of the first run, and it signs in.
+    assert_eq!(again.password, access.password);
+    let login = |password: &str| {
+        app.post(
+            "/auth/login",
+            None,
+            json!({ "email": access.email, "password": password }),
+        )
+    };
+    assert_eq!(login(access.password.expose()).await.status, 200);
+    assert_eq!(login(OLD_CONSTANT).await.status, 401);
+
+    // A demo owner still on the old constant (a database from before): the next run sets the
+    // kept password and signs out whoever used the constant.
+    let old_hash = hash_password(OLD_CONSTANT.to_owned()).await.unwrap();
+    let set = "UPDATE users SET password_hash = $1 WHERE email = $2";
+    app.sql_execute(set, &[(&old_hash).into(), access.email.into()])
+        .await;
+    let reply = login(OLD_CONSTANT).await;
+    let token = reply.expect(200)["token"].as_str().unwrap().to_owned();
+    let third = ensure_demo(&app.state).await.unwrap();
+    assert_eq!(third.password, access.password);
+    assert_eq!(login(OLD_CONSTANT).await.status, 401);
+    assert_eq!(login(access.password.expose()).await.status, 200);
+    assert_eq!(app.get("/auth/me", Some(&token)).await.status, 401);
 }
 
-backend_tests!(demo_is_created_once_with_months_of_data);
+/// The password every demo printed before issue 19.
+const OLD_CONSTANT: &str = "payback-demo";
+
+/// The demo password is chosen at random per database and kept: the same on every run of one
+/// database, another on another database, never the old constant. A database whose demo
+/// owner still has the old constant gets the kept password at the next run, and the sessions
+/// of before are signed out.
+async fn demo_password_is_random_per_database_and_kept(app: TestApp) {
+    let first = demo_password(&app.state).await.unwrap();
+    let again = demo_password(&app.state).await.unwrap();
+    assert_eq!(first, again);
+    assert_ne!(first.expose(), OLD_CONSTANT);
+    assert!(first.expose().len() >= 20, "{}", first.expose());
+    assert_eq!(format!("{first:?}"), "<redacted>");
+    let other = TestApp::spawn(app.backend).await;
+    let elsewhere = demo_password(&other.state).await.unwrap();
+    assert_ne!(elsewhere, first);
+    assert_ne!(elsewhere.expose(), OLD_CONSTANT);
+}
+
+backend_tests!(
+    demo_is_created_once_with_months_of_data,
+    demo_password_is_random_per_database_and_kept
+);

@@ -3,15 +3,18 @@
 //! connecting with a connection string and dot-path maps, the sync reads signups and orders,
 //! and the attribution report equals an independent sum of the inserted documents (the
 //! cancelled order filtered out, the untagged users `unattributed`). The connection string's
-//! password never shows.
+//! password never shows. A server announcing another replica-set member never gets it dialed.
 
 #[path = "../../connectors/tests/nx_server/mod.rs"]
 mod nx_server;
 
+#[path = "../../connectors/tests/fake_replica_set/mod.rs"]
+mod fake_replica_set;
+
 use base64::Engine as _;
 use bson::{DateTime, Document, doc};
 use payback_domain::{Clock, DAY_MS, HOUR_MS};
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_server::services::sync;
 use payback_testkit::{Backend, TEST_START, TestApp, per_backend};
 use serde_json::{Value, json};
@@ -78,7 +81,7 @@ async fn docdb_numbers(backend: Backend) {
         .unwrap();
 
     let app = TestApp::spawn_with(backend, |config| {
-        config.secret_key = Some(Redacted(
+        config.secret_key = Some(Secret::new(
             base64::engine::general_purpose::STANDARD.encode([3_u8; 32]),
         ));
     })
@@ -160,4 +163,39 @@ async fn docdb_numbers(backend: Backend) {
     }
 }
 
-per_backend!(docdb_numbers);
+/// The server a tenant names may announce other replica-set members (an address next to the
+/// API host, say) in its `hello`: the connection test and a sync run talk to the checked host
+/// only, over a direct connection, and never dial the announced member.
+async fn announced_members_are_never_dialed(backend: Backend) {
+    let set = fake_replica_set::FakeReplicaSet::start().await;
+    let app = TestApp::spawn_with(backend, |config| {
+        config.secret_key = Some(Secret::new(
+            base64::engine::general_purpose::STANDARD.encode([3_u8; 32]),
+        ));
+    })
+    .await;
+    let owner = app.signup_verified("founder@example.com").await;
+    app.create_product(&owner.token, "shop").await;
+    let token = Some(owner.token.as_str());
+    let maps = json!([{ "collection": "users", "stage": "signup", "timestamp": "created_at",
+                        "dedupe_key": "_id" }]);
+    app.post(
+        "/products/shop/connections/docdb",
+        token,
+        json!({ "credentials": { "uri": set.uri("shop") }, "event_maps": maps }),
+    )
+    .await
+    .expect(200);
+    let tested = app
+        .post("/products/shop/connections/docdb/test", token, json!({}))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(tested["ok"], true, "{tested}");
+    sync::run_due(&app.state, app.clock.now()).await.unwrap();
+    // The driver's monitors start at once; give one the time to follow the announcement.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    assert_eq!(set.member_connections(), 0, "port {}", set.member_port);
+}
+
+per_backend!(docdb_numbers, announced_members_are_never_dialed);

@@ -4,8 +4,13 @@
 #![allow(clippy::unwrap_used)]
 
 use payback_domain::Clock;
-use payback_testkit::{TestApp, backend_tests};
+use payback_testkit::{Backend, Reply, TestApp, backend_tests};
 use serde_json::{Value, json};
+
+// A crate root's modules sit beside it; this one lives in a folder of the binary's name so
+// cargo does not take it for a test binary of its own.
+#[path = "ingest/backlog.rs"]
+mod backlog;
 
 /// Rows of a query as `(text, optional text, optional number)` tuples, read straight from the store.
 async fn scalar_rows(app: &TestApp, sql: &str) -> Vec<(String, Option<String>, Option<i64>)> {
@@ -587,3 +592,185 @@ async fn concurrent_first_reads_share_one_write_key(app: TestApp) {
 }
 
 backend_tests!(concurrent_first_reads_share_one_write_key);
+
+// --- Limits of the public browser endpoint (security review, issue 19) ---------------------
+
+/// A POST of `body` to `/t/events` as a client behind `forwarded_for` (`X-Forwarded-For`),
+/// from a page on another origin.
+async fn beacon_via(app: &TestApp, forwarded_for: &str, body: Value) -> Reply {
+    let response = app
+        .client
+        .post(app.url("/t/events"))
+        .header("x-forwarded-for", forwarded_for)
+        .header("origin", "https://shop.test")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let text = response.text().await.unwrap();
+    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Reply {
+        status,
+        headers,
+        body,
+        text,
+    }
+}
+
+async fn write_key(app: &TestApp, token: &str, slug: &str) -> String {
+    app.get(&format!("/products/{slug}/tracking-key"), Some(token))
+        .await
+        .expect(200)["key"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// `n` browser visits whose properties pad each event to about `pad` bytes.
+fn padded_visits(prefix: &str, n: usize, pad: usize) -> Value {
+    json!(
+        (0..n)
+            .map(|i| json!({
+                "dedupe_id": format!("{prefix}{i}"),
+                "stage": "visit",
+                "properties": { "pad": "x".repeat(pad) },
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// `/t/events` reads at most 64 KiB: a larger batch answers 413 naming the limit (and saying to
+/// split it) before the body is parsed or the key looked up, with CORS so the page can read it;
+/// a full batch of 25 ordinary events fits.
+async fn browser_bodies_over_64_kib_are_refused(app: TestApp) {
+    let (token, api_key) = setup(&app).await;
+    let key = write_key(&app, &token, "shop").await;
+    let too_big = json!({ "key": key, "events": padded_visits("big", 25, 3000) });
+    assert!(too_big.to_string().len() > 64 * 1024);
+    let reply = beacon_via(&app, "203.0.113.1", too_big.clone()).await;
+    reply.expect_error(413, "/t/events takes at most 65536 bytes");
+    reply.expect_error(413, "smaller batches");
+    assert_eq!(reply.header("access-control-allow-origin"), Some("*"));
+    app.post_raw("/t/events", None, "text/plain", too_big.to_string())
+        .await
+        .expect_error(413, "at most 65536 bytes");
+    // Megabytes with a made-up key: refused for the size, not the key.
+    let huge = json!({ "key": "svc_pub_nope", "events": padded_visits("huge", 25, 160 * 1024) });
+    app.post_raw("/t/events", None, "text/plain", huge.to_string())
+        .await
+        .expect_error(413, "at most 65536 bytes");
+    assert_eq!(count(&app, "events").await, 0, "nothing stored");
+
+    // The same events as two batches are accepted.
+    let honest = json!({ "key": key, "events": padded_visits("ok", 25, 2000) });
+    assert!(honest.to_string().len() < 64 * 1024);
+    let reply = beacon_via(&app, "203.0.113.1", honest).await;
+    assert_eq!(reply.expect(200)["received"], 25);
+    let rest = json!({ "key": key, "events": padded_visits("ok2-", 25, 2000) });
+    assert_eq!(
+        beacon_via(&app, "203.0.113.1", rest).await.expect(200)["received"],
+        25
+    );
+    // Server-side batches keep the global limit.
+    send(&app, &api_key, padded_visits("api", 100, 3000))
+        .await
+        .expect(200);
+    assert_eq!(count(&app, "events").await, 150);
+}
+
+backend_tests!(browser_bodies_over_64_kib_are_refused);
+
+/// Per client address: the fourth batch in the minute answers 429 (with CORS), whatever
+/// `X-Forwarded-For` the client sends (the test client is not a trusted proxy).
+async fn browser_events_are_limited_per_address(backend: Backend) {
+    let app = TestApp::spawn_with(backend, |config| {
+        config.tracking_rate_limit_per_minute = 3;
+    })
+    .await;
+    let (token, api_key) = setup(&app).await;
+    let key = write_key(&app, &token, "shop").await;
+    for n in 1..=3 {
+        let body =
+            json!({ "key": key, "events": [{ "dedupe_id": format!("v{n}"), "stage": "visit" }] });
+        let reply = beacon_via(&app, &format!("198.51.100.{n}"), body).await;
+        assert_eq!(reply.expect(200)["received"], 1);
+    }
+    let body = json!({ "key": key, "events": [{ "dedupe_id": "v4", "stage": "visit" }] });
+    let limited = beacon_via(&app, "198.51.100.4", body).await;
+    limited.expect_error(
+        429,
+        "too many requests from this address: at most 3 per minute",
+    );
+    limited.expect_error(429, "try again in");
+    assert_eq!(limited.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(count(&app, "events").await, 3);
+    // Server-side ingestion has no such limit.
+    send(
+        &app,
+        &api_key,
+        json!([{ "dedupe_id": "s1", "stage": "visit" }]),
+    )
+    .await
+    .expect(200);
+}
+
+/// Per write key: many addresses (behind a trusted proxy, 127.0.0.1 here) share one key's
+/// budget; padding the key does not make a new one; another product's key is not affected.
+async fn browser_events_are_limited_per_write_key(backend: Backend) {
+    let app = TestApp::spawn_with(backend, |config| {
+        config.tracking_key_rate_limit_per_minute = 3;
+        config.trusted_proxies =
+            payback_server::rate_limit::TrustedProxies::parse("127.0.0.1").unwrap();
+    })
+    .await;
+    let (token, _) = setup(&app).await;
+    let key = write_key(&app, &token, "shop").await;
+    app.create_product(&token, "blog").await;
+    let other_key = write_key(&app, &token, "blog").await;
+    for n in 1..=3 {
+        let body =
+            json!({ "key": key, "events": [{ "dedupe_id": format!("v{n}"), "stage": "visit" }] });
+        let reply = beacon_via(&app, &format!("198.51.100.{n}"), body).await;
+        assert_eq!(reply.expect(200)["received"], 1);
+    }
+    let body = json!({ "key": key, "events": [{ "dedupe_id": "v4", "stage": "visit" }] });
+    let limited = beacon_via(&app, "198.51.100.4", body).await;
+    limited.expect_error(
+        429,
+        "too many requests for this write key: at most 3 per minute",
+    );
+    assert_eq!(limited.header("access-control-allow-origin"), Some("*"));
+    let padded =
+        json!({ "key": format!(" {key} "), "events": [{ "dedupe_id": "v5", "stage": "visit" }] });
+    beacon_via(&app, "198.51.100.5", padded)
+        .await
+        .expect_error(429, "write key");
+    assert_eq!(count(&app, "events").await, 3);
+    let other = json!({ "key": other_key, "events": [{ "dedupe_id": "b1", "stage": "visit" }] });
+    assert_eq!(
+        beacon_via(&app, "198.51.100.4", other).await.expect(200)["received"],
+        1
+    );
+}
+
+#[tokio::test]
+async fn browser_limit_per_address_sqlite() {
+    browser_events_are_limited_per_address(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn browser_limit_per_address_postgres() {
+    browser_events_are_limited_per_address(Backend::Postgres).await;
+}
+
+#[tokio::test]
+async fn browser_limit_per_write_key_sqlite() {
+    browser_events_are_limited_per_write_key(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn browser_limit_per_write_key_postgres() {
+    browser_events_are_limited_per_write_key(Backend::Postgres).await;
+}

@@ -9,7 +9,7 @@ use serde_json::json;
 async fn verification_mail_goes_through_smtp() {
     let sink = SmtpSink::start().await;
     let app = TestApp::spawn_with(Backend::Sqlite, |config| {
-        config.mail = format!("smtp://127.0.0.1:{}", sink.port)
+        config.mail = format!("smtp://127.0.0.1:{}", sink.port).into()
     })
     .await;
     let reply = app
@@ -65,7 +65,7 @@ async fn undeliverable_mail_does_not_fail_the_request() {
         .unwrap()
         .port();
     let app = TestApp::spawn_with(Backend::Sqlite, |config| {
-        config.mail = format!("smtp://127.0.0.1:{closed}")
+        config.mail = format!("smtp://127.0.0.1:{closed}").into()
     })
     .await;
     let reply = app

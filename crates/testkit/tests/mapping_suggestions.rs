@@ -12,7 +12,7 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use base64::Engine as _;
-use payback_server::config::Redacted;
+use payback_server::secret::Secret;
 use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, Session, TestApp, per_backend};
 use serde_json::{Value, json};
@@ -71,8 +71,8 @@ async fn answer(
     (StatusCode::OK, axum::Json(completion))
 }
 
-fn secret_key() -> Redacted {
-    Redacted(base64::engine::general_purpose::STANDARD.encode([5_u8; 32]))
+fn secret_key() -> Secret {
+    Secret::new(base64::engine::general_purpose::STANDARD.encode([5_u8; 32]))
 }
 
 async fn shop_database() -> CustomerDb {
@@ -134,7 +134,7 @@ async fn the_ai_path_admits_only_what_exists(backend: Backend) {
     let app = TestApp::spawn_with(backend, move |config| {
         config.secret_key = Some(secret_key());
         config.model_gateway_url = url;
-        config.model_gateway_key = Some(Redacted("gw-key-123".to_owned()));
+        config.model_gateway_key = Some(Secret::new("gw-key-123".to_owned()));
         config.model = "gpt-4o-mini".to_owned();
     })
     .await;
@@ -208,7 +208,7 @@ async fn a_failing_gateway_is_a_502(backend: Backend) {
     let app = TestApp::spawn_with(backend, move |config| {
         config.secret_key = Some(secret_key());
         config.model_gateway_url = url;
-        config.model_gateway_key = Some(Redacted("gw-key-123".to_owned()));
+        config.model_gateway_key = Some(Secret::new("gw-key-123".to_owned()));
     })
     .await;
     let owner = connected(&app, &db).await;

@@ -233,10 +233,10 @@ async fn every_operation_documents_its_400(app: TestApp) {
             "{method} {path}: {refused}"
         );
     }
-    let portfolio = &doc["paths"]["/portfolio"]["get"]["responses"]["400"];
+    let accounts = &doc["paths"]["/auth/accounts"]["get"]["responses"]["400"];
     assert_eq!(
-        portfolio["description"], "The path or query holds `%00` (a NUL character)",
-        "GET /portfolio has no 400 of its own"
+        accounts["description"], "The path or query holds `%00` (a NUL character)",
+        "GET /auth/accounts has no 400 of its own"
     );
 }
 

@@ -4,15 +4,12 @@
 
 use std::fmt;
 
-use mongodb::options::ConnectionString;
+use mongodb::options::{ConnectionString, HostInfo, ServerAddress, Tls};
 
 /// Longest connection string accepted (MongoDB's own strings stay far below).
 const MAX_URI_CHARS: usize = 4096;
 
 const FIELD: &str = "credentials.uri";
-
-/// MongoDB's port when a host names none.
-const DEFAULT_PORT: u16 = 27017;
 
 /// A checked `mongodb://` or `mongodb+srv://` connection string with a database in its path.
 #[derive(Clone)]
@@ -56,13 +53,41 @@ impl DocdbCredentials {
                 &format!("must be at most {MAX_URI_CHARS} characters"),
             );
         }
-        let parsed = ConnectionString::parse(uri).map_err(|err| {
-            let reason = scrub(&err.kind.to_string(), uri);
+        // The driver's messages quote what they parse, so the string it explains a refusal
+        // of carries a stand-in for the user info: a refusal can name a host or an option,
+        // never the credentials, and nothing has to be scrubbed out of it afterwards.
+        ConnectionString::parse(without_credentials(uri)).map_err(|err| {
             (
                 FIELD.to_owned(),
-                format!("is not a MongoDB connection string: {reason}"),
+                format!("is not a MongoDB connection string: {}", err.kind),
             )
         })?;
+        let parsed = ConnectionString::parse(uri).map_err(|_| {
+            (
+                FIELD.to_owned(),
+                "is not a MongoDB connection string: the user name and password must be \
+                 percent-encoded (`@` as %40, `:` as %3A, `/` as %2F, `%` as %25)"
+                    .to_owned(),
+            )
+        })?;
+        // A socket path would make the driver open one of the API host's own sockets.
+        if let HostInfo::HostIdentifiers(hosts) = &parsed.host_info
+            && hosts
+                .iter()
+                .any(|host| !matches!(host, ServerAddress::Tcp { .. }))
+        {
+            return refuse(FIELD, "must name hosts, not a socket path");
+        }
+        // Such options make the driver read a file on the API host: a tenant has none there,
+        // and whether one opens would tell them about the host's files.
+        if let Some(Tls::Enabled(tls)) = &parsed.tls
+            && (tls.ca_file_path.is_some() || tls.cert_key_file_path.is_some())
+        {
+            return refuse(
+                FIELD,
+                "`tlsCAFile` and `tlsCertificateKeyFile` name files on the API host; they cannot be used",
+            );
+        }
         let Some(database) = parsed.default_database.filter(|db| !db.is_empty()) else {
             return refuse(FIELD, "must name the database: mongodb://host/<database>");
         };
@@ -79,26 +104,6 @@ impl DocdbCredentials {
         format!("{}://{}/{}", parts.scheme, parts.hosts, parts.database)
     }
 
-    /// The hosts the URI names with their ports (27017 when none is given). For a
-    /// `mongodb+srv://` string this is the SRV name, whose records name the real hosts.
-    pub fn hosts(&self) -> Vec<(String, u16)> {
-        Parts::of(&self.uri)
-            .hosts
-            .split(',')
-            .filter(|host| !host.is_empty())
-            .map(|host| {
-                // `[::1]:27017`, `host:27017` or `host`.
-                let (name, port) = match host.rsplit_once(':') {
-                    Some((name, port)) if !name.ends_with(':') => {
-                        (name, port.parse().unwrap_or(DEFAULT_PORT))
-                    }
-                    _ => (host, DEFAULT_PORT),
-                };
-                (name.trim_matches(['[', ']']).to_owned(), port)
-            })
-            .collect()
-    }
-
     /// The database the URI names.
     pub fn database(&self) -> &str {
         &self.database
@@ -107,24 +112,6 @@ impl DocdbCredentials {
     /// The full connection string, for the driver only.
     pub(super) fn uri(&self) -> &str {
         &self.uri
-    }
-}
-
-#[cfg(test)]
-mod host_tests {
-    use super::*;
-
-    #[test]
-    fn hosts_come_with_their_ports() {
-        let uri = serde_json::json!({ "uri": "mongodb://u:p@a.example.com:27018,b.example.com/shop?replicaSet=rs" });
-        let credentials = DocdbCredentials::from_json(&uri).expect("valid");
-        assert_eq!(
-            credentials.hosts(),
-            vec![
-                ("a.example.com".to_owned(), 27018),
-                ("b.example.com".to_owned(), 27017)
-            ]
-        );
     }
 }
 
@@ -168,46 +155,26 @@ impl<'a> Parts<'a> {
     }
 }
 
-/// The driver's parse error with any piece of the user info (raw or percent-decoded) blotted
-/// out, in case an option's message quotes it.
-fn scrub(message: &str, uri: &str) -> String {
-    let Some(user_info) = Parts::of(uri).user_info else {
-        return message.to_owned();
+/// The connection string with its user info, if any, replaced by a stand-in of the same form
+/// (`user` or `user:password`).
+fn without_credentials(uri: &str) -> String {
+    let (scheme, rest) = uri.split_once("://").unwrap_or(("mongodb", uri));
+    let (location, options) = match rest.split_once('?') {
+        Some((location, options)) => (location, Some(options)),
+        None => (rest, None),
     };
-    let mut secrets: Vec<String> = vec![user_info.to_owned()];
-    if let Some((_, password)) = user_info.split_once(':') {
-        secrets.push(password.to_owned());
-        secrets.push(percent_decoded(password));
+    let Some((user_info, hosts)) = location.rsplit_once('@') else {
+        return uri.to_owned();
+    };
+    let stand_in = if user_info.contains(':') {
+        "user:password"
+    } else {
+        "user"
+    };
+    match options {
+        Some(options) => format!("{scheme}://{stand_in}@{hosts}?{options}"),
+        None => format!("{scheme}://{stand_in}@{hosts}"),
     }
-    secrets.retain(|secret| !secret.is_empty());
-    // Longest first, so a password inside the whole user info is not left half-replaced.
-    secrets.sort_by_key(|secret| std::cmp::Reverse(secret.len()));
-    secrets.iter().fold(message.to_owned(), |text, secret| {
-        text.replace(secret, "***")
-    })
-}
-
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|pair| std::str::from_utf8(pair).ok())
-            .and_then(|pair| u8::from_str_radix(pair, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -309,14 +276,41 @@ mod tests {
         }
     }
 
+    /// The driver explains a refusal from a string carrying a stand-in for the user info, so
+    /// its message may quote the hosts (a password inside a host name leaves it whole) and
+    /// never the credentials.
     #[test]
-    fn scrubbing_blots_raw_and_decoded_passwords() {
-        let uri = format!("mongodb://reader:{SECRET}@h/shop");
+    fn refusals_quote_no_credentials_and_scrub_nothing() {
         assert_eq!(
-            scrub("bad value s3cr@t-Pw and s3cr%40t-Pw", &uri),
-            "bad value *** and ***"
+            without_credentials("mongodb://reader:o@db.example.org:x/shop?w=1"),
+            "mongodb://user:password@db.example.org:x/shop?w=1"
         );
-        assert_eq!(scrub("nothing here", "mongodb://h/shop"), "nothing here");
-        assert_eq!(percent_decoded("a%40b%zz%4"), "a@b%zz%4");
+        assert_eq!(
+            without_credentials("mongodb://db.example.org/shop"),
+            "mongodb://db.example.org/shop"
+        );
+        let (_, message) =
+            parse("mongodb://reader:o@db.example.org:notaport/shop").expect_err("a bad port");
+        assert!(
+            !message.contains("<redacted>") && !message.contains("***"),
+            "{message}"
+        );
+        assert!(!message.contains("reader"), "{message}");
+    }
+
+    #[test]
+    fn files_and_sockets_of_the_api_host_are_refused() {
+        for uri in [
+            "mongodb://db.example.com/shop?tls=true&tlsCAFile=/etc/ssl/private/key.pem",
+            "mongodb://db.example.com/shop?tlsCertificateKeyFile=/etc/payback/client.pem",
+            "mongodb://%2Ftmp%2Fmongodb-27017.sock/shop",
+        ] {
+            let (field, message) = parse(uri).expect_err(uri);
+            assert_eq!(field, FIELD);
+            assert!(
+                message.contains("file") || message.contains("socket"),
+                "{uri}: {message}"
+            );
+        }
     }
 }

@@ -13,8 +13,10 @@ mod introspect;
 pub mod mapping;
 mod query;
 mod read;
+mod seeds;
 
 pub use credentials::DocdbCredentials;
+pub use seeds::{Seed, seed_hosts};
 
 use bson::doc;
 use payback_domain::event_map::EventMap;
@@ -28,6 +30,10 @@ use crate::{ConnectorError, SyncWindow};
 #[derive(Debug, Clone)]
 pub struct DocdbConfig {
     pub credentials: DocdbCredentials,
+    /// The servers a run may dial, each checked when the run began (the server's
+    /// `host_guard`): the connection string's hosts, or its SRV record's targets (see
+    /// [`seed_hosts`]). The driver is given nothing else to dial.
+    pub seeds: Vec<Seed>,
     pub limits: ReadLimits,
 }
 

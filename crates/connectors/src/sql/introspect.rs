@@ -193,7 +193,7 @@ pub(crate) async fn with_columns(
 }
 
 /// The table a map names: `schema` `None` is the default schema; an exact name wins over one
-/// that matches only ignoring case.
+/// that matches only ignoring case. `user` is how messages name the user (``user `app` ``).
 pub(crate) async fn find_table(
     session: &mut Session,
     schema: Option<&str>,
@@ -213,7 +213,7 @@ pub(crate) async fn find_table(
         (None, 1) => candidates[0].clone(),
         (None, 0) => {
             return Err(ConnectorError::Config(format!(
-                "table `{wanted}` does not exist or user `{user}` may not read it"
+                "table `{wanted}` does not exist or {user} may not read it"
             )));
         }
         (None, _) => {
@@ -227,7 +227,7 @@ pub(crate) async fn find_table(
     info.filter(|info| !info.columns.is_empty()).ok_or_else(|| {
         ConnectorError::Config(format!(
             "`{wanted}` shows no columns to the connector's read-only session \
-             (a view calling a function that writes, or columns user `{user}` may not read)"
+             (a view calling a function that writes, or columns {user} may not read)"
         ))
     })
 }

@@ -1,9 +1,9 @@
 //! The relational-database connector: `sql_a` (PostgreSQL) and `sql_b` (MySQL or MariaDB).
 //!
-//! Every call opens one connection of its own, makes the session read-only, UTC and
-//! time-limited, and closes it when done. The connector only ever sends SELECTs it builds from
-//! catalog names (quoted per dialect) and bound parameters; see `query.rs` for how a map's
-//! window is paged exactly.
+//! Every call opens one connection of its own, to an address checked before the call (see
+//! [`SqlConfig::addresses`]), makes the session read-only, UTC and time-limited, and closes it
+//! when done. The connector only ever sends SELECTs it builds from catalog names (quoted per
+//! dialect) and bound parameters; see `query.rs` for how a map's window is paged exactly.
 
 mod credentials;
 mod dialect;
@@ -16,7 +16,10 @@ mod statement;
 
 pub use credentials::{SqlCredentials, SslMode};
 pub use dialect::Dialect;
+pub use errors::Naming;
 pub use session::SessionSettings;
+
+use std::net::IpAddr;
 
 use payback_domain::event_map::EventMap;
 
@@ -30,6 +33,13 @@ use session::Session;
 pub struct SqlConfig {
     pub dialect: Dialect,
     pub credentials: SqlCredentials,
+    /// The addresses `credentials.host` resolved to when it was checked (the server's
+    /// `host_guard`), tried in order. The connector dials these and never resolves the name
+    /// itself: a name that resolved to a public address a moment ago may resolve to a private
+    /// one now (DNS rebinding).
+    pub addresses: Vec<IpAddr>,
+    /// How messages name the host, user and database.
+    pub naming: Naming,
     pub limits: ReadLimits,
 }
 
@@ -39,13 +49,13 @@ pub async fn test(config: &SqlConfig) -> Result<String, ConnectorError> {
     let mut session = Session::open(config).await?;
     let tables = introspect::list_tables(&mut session, None).await;
     let settings = session.settings.clone();
+    let database = session.errors.database().to_owned();
     session.close().await;
     let tables = tables?;
     // `Session::open` refused the session unless the server called it read-only.
     Ok(format!(
-        "{} answers; database {}, {} {} readable; read-only session",
+        "{} answers; {database}, {} {} readable; read-only session",
         settings.server,
-        config.credentials.database,
         tables.len(),
         if tables.len() == 1 { "table" } else { "tables" },
     ))
@@ -84,6 +94,7 @@ pub async fn sync(
     sink: &mut impl EventSink,
 ) -> Result<String, ConnectorError> {
     let mut session = Session::open(config).await?;
+    let user = session.errors.user().to_owned();
     let mut lines = Vec::with_capacity(maps.len());
     let mut outcome = Ok(());
     for map in maps {
@@ -93,7 +104,7 @@ pub async fn sync(
             window,
             product_currency,
             config.limits,
-            &config.credentials.user,
+            &user,
             sink,
         )
         .await;

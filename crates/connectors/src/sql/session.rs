@@ -1,6 +1,7 @@
 //! One connection per run, made read-only, UTC and time-limited before the connector reads
 //! anything, and the only place statements are sent.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use sqlx::mysql::{MySqlConnectOptions, MySqlConnection, MySqlSslMode};
@@ -38,7 +39,7 @@ enum Connection {
 pub(crate) struct Session {
     connection: Connection,
     pub dialect: Dialect,
-    errors: ErrorContext,
+    pub(crate) errors: ErrorContext,
     timeout: Duration,
     mariadb: bool,
     pub settings: SessionSettings,
@@ -50,11 +51,10 @@ impl Session {
     pub(crate) async fn open(config: &SqlConfig) -> Result<Self, ConnectorError> {
         let errors = ErrorContext::new(config);
         let timeout = config.limits.statement_timeout;
-        let connect = connect(config);
+        let connect = connect_checked(config, &errors);
         let connection = tokio::time::timeout(timeout, connect)
             .await
-            .map_err(|_| errors.connect_timed_out())?
-            .map_err(|err| errors.map(err, "connecting"))?;
+            .map_err(|_| errors.connect_timed_out())??;
         let mut session = Self {
             connection,
             dialect: config.dialect,
@@ -231,8 +231,37 @@ impl Session {
     }
 }
 
-async fn connect(config: &SqlConfig) -> Result<Connection, sqlx::Error> {
+/// Dials the checked addresses in order until one answers; a failure to reach one moves on to
+/// the next, anything else (TLS, the login) is the server's answer and ends the attempt.
+async fn connect_checked(
+    config: &SqlConfig,
+    errors: &ErrorContext,
+) -> Result<Connection, ConnectorError> {
+    let mut last = None;
+    for address in &config.addresses {
+        match connect(config, *address).await {
+            Ok(connection) => return Ok(connection),
+            Err(err @ sqlx::Error::Io(_)) => last = Some(err),
+            Err(err) => return Err(errors.map_connect(err)),
+        }
+    }
+    Err(last.map_or_else(|| errors.no_address(), |err| errors.map_connect(err)))
+}
+
+/// Connects to `address`, one the tenant's host resolved to when it was checked.
+///
+/// The driver takes the address as its host, so it resolves nothing. sqlx uses that host for
+/// the TLS server name as well and takes no separate one, so a certificate could not be
+/// verified against the tenant's host name here; none is: `SslMode` has no verifying mode
+/// (`prefer` and `require` encrypt without checking the certificate, like libpq's modes of
+/// those names), so dialing the address loses no check. What it does lose is SNI (rustls sends
+/// none for an IP address): a provider routing by SNI needs its own fallback, such as Neon's
+/// `endpoint=<id>;` prefix to the password. A verifying mode would have to dial the name
+/// again and so reopen the rebinding window; it is left out until the driver can verify
+/// against a name while connecting to an address.
+async fn connect(config: &SqlConfig, address: IpAddr) -> Result<Connection, sqlx::Error> {
     let credentials = &config.credentials;
+    let host = address.to_string();
     // PostgreSQL: an absent password is sent as an empty one, so a password in the API host's
     // own environment (`PGPASSWORD`) never reaches a tenant's server.
     let password = credentials.password.as_deref().unwrap_or("");
@@ -244,7 +273,7 @@ async fn connect(config: &SqlConfig) -> Result<Connection, sqlx::Error> {
                 SslMode::Require => PgSslMode::Require,
             };
             PgConnectOptions::new_without_pgpass()
-                .host(&credentials.host)
+                .host(&host)
                 .port(credentials.port)
                 .username(&credentials.user)
                 .password(password)
@@ -262,7 +291,7 @@ async fn connect(config: &SqlConfig) -> Result<Connection, sqlx::Error> {
                 SslMode::Require => MySqlSslMode::Required,
             };
             let options = MySqlConnectOptions::new()
-                .host(&credentials.host)
+                .host(&host)
                 .port(credentials.port)
                 .username(&credentials.user)
                 .database(&credentials.database);

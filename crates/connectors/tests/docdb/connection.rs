@@ -1,5 +1,6 @@
 //! Connecting: `test` pings and counts the collections; a closed port is unreachable quickly and
-//! a refused login is unauthorized, neither showing the password.
+//! a refused login is unauthorized, neither showing the password nor the driver's text; a
+//! replica set's other members are never dialed.
 
 use super::*;
 
@@ -31,6 +32,7 @@ async fn a_closed_port_is_unreachable_quickly() {
     let uri = format!("mongodb://reader:hunter2-secret@127.0.0.1:{port}/shop");
     let config = DocdbConfig {
         credentials: DocdbCredentials::from_json(&json!({ "uri": uri })).unwrap(),
+        seeds: vec![loopback(port)],
         limits: ReadLimits {
             statement_timeout: Duration::from_secs(2),
             ..ReadLimits::default()
@@ -54,8 +56,9 @@ async fn a_closed_port_is_unreachable_quickly() {
         .unwrap_err(),
     ];
     for error in errors {
+        // Plain: the host as given, not the driver's text.
         assert!(
-            matches!(&error, ConnectorError::Unreachable(m) if m.contains("Connection refused")),
+            matches!(&error, ConnectorError::Unreachable(m) if m == &format!("cannot reach MongoDB at 127.0.0.1:{port}")),
             "{error:?}"
         );
         assert!(!error.to_string().contains("hunter2"), "{error}");
@@ -76,13 +79,69 @@ async fn a_refused_login_is_unauthorized_without_the_password() {
     );
     let config = DocdbConfig {
         credentials: DocdbCredentials::from_json(&json!({ "uri": uri })).unwrap(),
+        seeds: vec![loopback(server.port)],
         limits: limits(7, 100),
     };
     let error = docdb::test(&config).await.unwrap_err();
     // nx-27017 speaks no SCRAM: the driver's login fails as it does against a wrong password.
     assert!(
-        matches!(&error, ConnectorError::Unauthorized(m) if m.starts_with("MongoDB refused the login: SCRAM failure")),
+        matches!(&error, ConnectorError::Unauthorized(m)
+            if m == &format!("MongoDB at 127.0.0.1:{} refused the credentials", server.port)),
         "{error:?}"
     );
     assert!(!error.to_string().contains("hunter2"), "{error}");
+}
+
+/// A server announcing another replica-set member (as a tenant's server could announce an
+/// address next to the API host): the connector talks to the seed it was given and never dials
+/// the member.
+#[tokio::test]
+async fn announced_members_are_never_dialed() {
+    let set = fake_replica_set::FakeReplicaSet::start().await;
+    let config = DocdbConfig {
+        credentials: DocdbCredentials::from_json(&json!({ "uri": set.uri("shop") })).unwrap(),
+        seeds: vec![loopback(set.primary_port)],
+        limits: limits(7, 100),
+    };
+    let answer = docdb::test(&config).await.unwrap();
+    assert_eq!(answer, "MongoDB answers; database shop, 0 collections");
+    // The driver's monitors start at once; give one the time to follow the announcement.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(set.member_connections(), 0, "port {}", set.member_port);
+}
+
+/// The connector dials the seed's checked addresses, never its name: a name that resolves
+/// nowhere still connects through the address it was checked at, and an address given for
+/// another port than the connection string's host is the one dialed.
+#[tokio::test]
+async fn only_the_checked_addresses_are_dialed() {
+    let server = nx_server::server();
+    let uri = format!("mongodb://db.example.invalid:{}/probe_pinned", server.port);
+    let mut config = DocdbConfig {
+        credentials: DocdbCredentials::from_json(&json!({ "uri": uri })).unwrap(),
+        seeds: vec![Seed {
+            host: "db.example.invalid".to_owned(),
+            ..loopback(server.port)
+        }],
+        limits: limits(7, 100),
+    };
+    let answer = docdb::test(&config).await.unwrap();
+    assert_eq!(
+        answer,
+        "MongoDB answers; database probe_pinned, 0 collections"
+    );
+
+    // The string names the live server; the checked seed is a closed port: nothing answers.
+    let closed = nx_server::free_port();
+    config.credentials = DocdbCredentials::from_json(
+        &json!({ "uri": format!("mongodb://127.0.0.1:{}/probe_pinned", server.port) }),
+    )
+    .unwrap();
+    config.seeds = vec![loopback(closed)];
+    config.limits.statement_timeout = Duration::from_secs(2);
+    let error = docdb::test(&config).await.unwrap_err();
+    assert!(
+        matches!(&error, ConnectorError::Unreachable(m) if m == &format!("cannot reach MongoDB at 127.0.0.1:{closed}")),
+        "{error:?}"
+    );
 }

@@ -12,10 +12,15 @@
 //! - `filters`: each filter operator against an oracle, and the per-map row limit;
 //! - `describe`: the schema summary, sampled from the newest documents;
 //! - `values`: values that cross the wire (ids, dates, big integers, doubles, booleans);
-//! - `connection`: `test` pinging and counting, a closed port, a refused login.
+//! - `connection`: `test` pinging and counting, a closed port, a refused login, only the checked
+//!   seed dialed (never a name again, never an announced replica-set member; the stand-in
+//!   primary is `fake_replica_set`).
 
 #[path = "../nx_server/mod.rs"]
 mod nx_server;
+
+#[path = "../fake_replica_set/mod.rs"]
+mod fake_replica_set;
 
 mod connection;
 mod describe;
@@ -30,7 +35,7 @@ use std::time::Duration;
 use bson::oid::ObjectId;
 use bson::{Bson, DateTime, Document, doc};
 use payback_connectors::database::{EventSink, ReadLimits};
-use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials};
+use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
 use payback_connectors::{ConnectorError, SyncWindow};
 use payback_domain::Timestamp;
 use payback_domain::channel::Attribution;
@@ -55,6 +60,7 @@ fn config(database: &str, limits: ReadLimits) -> DocdbConfig {
     let uri = nx_server::server().uri(database);
     DocdbConfig {
         credentials: DocdbCredentials::from_json(&json!({ "uri": uri })).unwrap(),
+        seeds: vec![loopback(nx_server::server().port)],
         limits,
     }
 }
@@ -64,6 +70,15 @@ fn limits(page_rows: usize, max_rows_per_map: usize) -> ReadLimits {
         page_rows,
         max_rows_per_map,
         statement_timeout: Duration::from_secs(10),
+    }
+}
+
+/// The seed the server's host guard would hand the connector for `127.0.0.1:<port>`.
+fn loopback(port: u16) -> Seed {
+    Seed {
+        host: "127.0.0.1".to_owned(),
+        port,
+        addresses: vec![std::net::Ipv4Addr::LOCALHOST.into()],
     }
 }
 

@@ -55,12 +55,29 @@ async fn errors_name_what_to_fix_and_never_the_password(backend: Backend) {
         listener.local_addr().unwrap().port()
     };
     let mut unreachable = config.clone();
-    unreachable.credentials.host = "127.0.0.1".to_owned();
+    unreachable.credentials.host = "localhost".to_owned();
     unreachable.credentials.port = closed;
-    unreachable.credentials.password = Some(secret.to_owned());
+    unreachable.addresses = vec![std::net::Ipv4Addr::LOCALHOST.into()];
+    // A password inside the host name: the message names the host whole (it is built without
+    // the password, not scrubbed of it) and not the address dialed.
+    unreachable.credentials.password = Some("o".to_owned());
     let err = sql::test(&unreachable).await.expect_err("unreachable");
+    let product = if backend == Backend::Postgres {
+        "PostgreSQL"
+    } else {
+        "MySQL"
+    };
+    assert!(
+        matches!(&err, ConnectorError::Unreachable(m)
+            if m == &format!("cannot reach {product} at localhost:{closed}")),
+        "{err:?}"
+    );
+
+    // No address to dial: unreachable, without the driver resolving anything.
+    let mut nowhere = config.clone();
+    nowhere.addresses.clear();
+    let err = sql::test(&nowhere).await.expect_err("no address");
     assert!(matches!(err, ConnectorError::Unreachable(_)), "{err:?}");
-    assert!(!format!("{err}").contains(secret));
 
     // A database that is not there (or, for this MySQL user, not theirs).
     let mut elsewhere = config.clone();

@@ -1,5 +1,6 @@
 //! The connector's session: read-only and UTC (a writing view is refused), what `test` reports,
-//! the statement timeout cutting off a slow read, and TLS following the SSL mode.
+//! the statement timeout cutting off a slow read, TLS following the SSL mode, and the checked
+//! addresses dialed instead of the host name.
 
 use super::*;
 
@@ -11,6 +12,7 @@ on_both!(
     sessions_are_read_only_utc_and_say_so,
     a_slow_statement_is_cut_off,
     tls_follows_the_ssl_mode,
+    the_checked_address_is_dialed_not_the_name,
 );
 
 /// `PostgreSQL 15.20` / `MariaDB 10.11.19`, from the server's own version string.
@@ -111,7 +113,7 @@ async fn sessions_are_read_only_utc_and_say_so(backend: Backend) {
     assert_eq!(
         detail,
         format!(
-            "{} answers; database {}, {tables} tables readable; read-only session",
+            "{} answers; database `{}`, {tables} tables readable; read-only session",
             server_label(&mut db).await,
             db.name
         )
@@ -179,5 +181,27 @@ async fn tls_follows_the_ssl_mode(backend: Backend) {
             matches!(&err, ConnectorError::Unreachable(m) if m.contains("TLS")),
             "{err:?}"
         );
+    }
+}
+
+/// The connector dials the addresses the host was checked at and never resolves the name
+/// itself: a name that resolves nowhere (RFC 6761's `.invalid`) connects through its checked
+/// address, with and without TLS, and messages name the host as given.
+async fn the_checked_address_is_dialed_not_the_name(backend: Backend) {
+    let db = TestDb::create(backend).await;
+    let mut config = db.config();
+    config.credentials.host = "db.example.invalid".to_owned();
+    for mode in [SslMode::Disable, SslMode::Prefer] {
+        config.credentials.ssl_mode = mode;
+        let detail = sql::test(&config).await.unwrap();
+        assert!(detail.ends_with("read-only session"), "{detail}");
+    }
+    let mut wrong = config.clone();
+    wrong.credentials.database = format!("{}_elsewhere", db.name);
+    let err = sql::test(&wrong).await.expect_err("no such database");
+    let text = err.to_string();
+    assert!(text.contains("db.example.invalid:"), "{text}");
+    for address in &config.addresses {
+        assert!(!text.contains(&address.to_string()), "{text}");
     }
 }

@@ -2,11 +2,12 @@
 //! (plus, on MySQL, a user of its own so no other test's databases are visible), dropped when
 //! the guard goes out of scope; literals for the rows the tests insert; a recording sink.
 
+use std::net::{IpAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use payback_connectors::ConnectorError;
 use payback_connectors::database::{EventSink, ReadLimits};
-use payback_connectors::sql::{Dialect, SqlConfig, SqlCredentials, SslMode};
+use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials, SslMode};
 use payback_domain::event::IncomingEvent;
 use sqlx::mysql::MySqlConnection;
 use sqlx::postgres::PgConnection;
@@ -221,6 +222,8 @@ impl TestDb {
         SqlConfig {
             dialect: self.backend.dialect(),
             credentials: self.credentials(),
+            addresses: addresses(&self.server.host, self.server.port),
+            naming: Naming::Values,
             limits: ReadLimits {
                 page_rows: 7,
                 max_rows_per_map: 10_000,
@@ -228,6 +231,15 @@ impl TestDb {
             },
         }
     }
+}
+
+/// What the server's host guard would hand the connector: the host's addresses, resolved once.
+pub fn addresses(host: &str, port: u16) -> Vec<IpAddr> {
+    (host, port)
+        .to_socket_addrs()
+        .unwrap_or_else(|err| panic!("{host} resolves: {err}"))
+        .map(|address| address.ip())
+        .collect()
 }
 
 impl Drop for TestDb {

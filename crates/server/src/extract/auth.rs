@@ -11,6 +11,7 @@ use payback_store::{AccountScope, Visibility, api_keys, sessions, users};
 
 use crate::crypto::{API_KEY_PREFIX, SESSION_PREFIX, constant_time_eq, token_hash};
 use crate::error::ApiError;
+use crate::secret::Secret;
 use crate::state::AppState;
 
 /// Sessions expire after this long without use.
@@ -30,7 +31,12 @@ pub struct Person {
 #[derive(Debug, Clone)]
 pub enum Principal {
     Person(Person),
-    ApiKey { key_id: String },
+    /// `created_by`: the person at the root of the key's chain of minting (`None`: an agent's
+    /// sign-up key, or one minted by such a key).
+    ApiKey {
+        key_id: String,
+        created_by: Option<String>,
+    },
     OperatorToken,
 }
 
@@ -67,6 +73,16 @@ impl Caller {
         }
     }
 
+    /// The person a key minted by this caller is attributed to: the signed-in person, or the
+    /// creator behind the calling key, so a chain of keys stays tied to the human at its root.
+    pub fn person_behind(&self) -> Option<&str> {
+        match &self.principal {
+            Principal::Person(person) => Some(&person.user_id),
+            Principal::ApiKey { created_by, .. } => created_by.as_deref(),
+            Principal::OperatorToken => None,
+        }
+    }
+
     /// Who is recorded in history for changes this caller makes.
     pub fn actor(&self) -> Actor {
         match &self.principal {
@@ -98,6 +114,8 @@ impl FromRequestParts<AppState> for Caller {
                 ..person_caller
             })
         } else if token.starts_with(API_KEY_PREFIX) {
+            // The lookup also refuses a key whose creator is no longer an active member of its
+            // account, so disabling a person stops their keys even before they are revoked.
             let key = api_keys::find_live_by_hash(&state.store, &token_hash(token))
                 .await?
                 .ok_or_else(|| ApiError::Unauthorized("invalid or revoked API key".to_owned()))?;
@@ -107,16 +125,22 @@ impl FromRequestParts<AppState> for Caller {
             {
                 api_keys::touch(&state.store, &key.id, now).await?;
             }
+            // A key acts for its own account only, even in an operator account: only the
+            // operator token and operator members' sessions see across tenants (issue 19).
             Ok(Caller {
-                principal: Principal::ApiKey { key_id: key.id },
+                principal: Principal::ApiKey {
+                    key_id: key.id,
+                    created_by: key.created_by,
+                },
                 account: Some(AccountScope::trusted(key.account_id)),
-                is_operator: key.account_role == AccountRole::Operator.as_str(),
+                is_operator: false,
                 operator_name,
             })
         } else if state
             .config
             .operator_token
-            .as_deref()
+            .as_ref()
+            .map(Secret::expose)
             .is_some_and(|op| constant_time_eq(op, token))
         {
             Ok(Caller {

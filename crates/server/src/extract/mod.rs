@@ -8,4 +8,4 @@ pub mod query;
 
 pub use auth::{Caller, Owner, Person, Principal, SessionCaller};
 pub use json::{BeaconJson, Json, ValidJson};
-pub use query::{Query, Window};
+pub use query::{LimitParams, ListLimit, Query, Window, limits};

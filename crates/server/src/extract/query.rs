@@ -49,6 +49,71 @@ where
     }
 }
 
+/// The default and the largest `limit` of one list read. Every list the API answers has one,
+/// so no read grows with what a tenant (or a runaway agent) has stored; the values of each
+/// endpoint are in [`limits`] and in the README's "List limits".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListLimit {
+    pub default: i64,
+    pub max: i64,
+}
+
+impl ListLimit {
+    pub const fn new(default: i64, max: i64) -> Self {
+        Self { default, max }
+    }
+
+    /// The caller's `limit`, or the default; 400 `limit: must be between 1 and N` otherwise.
+    pub fn check(self, limit: Option<i64>) -> Result<i64, ApiError> {
+        let limit = limit.unwrap_or(self.default);
+        if !(1..=self.max).contains(&limit) {
+            return Err(ApiError::bad_request(format!(
+                "limit: must be between 1 and {}, got {limit}",
+                self.max
+            )));
+        }
+        Ok(limit)
+    }
+
+    /// [`ListLimit::check`] as a row count, for lists cut after they are read.
+    pub fn rows(self, limit: Option<i64>) -> Result<usize, ApiError> {
+        self.check(limit)
+            .map(|limit| usize::try_from(limit).unwrap_or(usize::MAX))
+    }
+}
+
+/// The `limit` of each list read (README "List limits"). Logs that grow by themselves (cards,
+/// history, outreach, revenue rows) default to a page of 100; collections people build by hand
+/// (products, members, keys, connections, conversion definitions) default to their maximum, so
+/// any real account sees them whole while the read stays bounded. Reports with a row per day
+/// or per stage are bounded by `days` instead.
+pub mod limits {
+    use super::{ListLimit, Window};
+
+    /// `GET /queue`, each `status`.
+    pub const QUEUE: ListLimit = ListLimit::new(100, 500);
+    /// `GET /history`, `GET /products/{slug}/distribution`, `.../attribution/sales` and
+    /// `.../attribution/ads` (the `Window` of reads with `days`).
+    pub const WINDOW: ListLimit = ListLimit::new(Window::DEFAULT_LIMIT, Window::MAX_LIMIT);
+    /// `GET /portfolio`.
+    pub const PORTFOLIO: ListLimit = ListLimit::new(500, 500);
+    /// `GET /team`.
+    pub const TEAM: ListLimit = ListLimit::new(500, 500);
+    /// `GET /auth/keys`.
+    pub const KEYS: ListLimit = ListLimit::new(500, 500);
+    /// `GET /connections`.
+    pub const CONNECTIONS: ListLimit = ListLimit::new(500, 500);
+    /// `GET /products/{slug}/conversions` (the conversions report reads at most `max`).
+    pub const CONVERSIONS: ListLimit = ListLimit::new(500, 500);
+}
+
+/// The `limit` query parameter alone, for list reads without a `days` window. Each endpoint
+/// documents its own default and maximum in its `#[utoipa::path]` params.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct LimitParams {
+    pub limit: Option<i64>,
+}
+
 /// `days` (default 30, 1-3650) and `limit` (default 100, 1-1000), checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Window {
@@ -70,13 +135,7 @@ impl Window {
                 Self::MAX_DAYS
             )));
         }
-        let limit = limit.unwrap_or(Self::DEFAULT_LIMIT);
-        if !(1..=Self::MAX_LIMIT).contains(&limit) {
-            return Err(ApiError::bad_request(format!(
-                "limit: must be 1-{}, got {limit}",
-                Self::MAX_LIMIT
-            )));
-        }
+        let limit = limits::WINDOW.check(limit)?;
         Ok(Self { days, limit })
     }
 
@@ -108,6 +167,19 @@ mod tests {
         assert!(Window::new(Some(0), None).is_err());
         assert!(Window::new(Some(3651), None).is_err());
         assert!(Window::new(None, Some(1001)).is_err());
+    }
+
+    #[test]
+    fn list_limits_default_and_refuse_beyond_the_max() {
+        assert_eq!(limits::QUEUE.check(None).unwrap(), 100);
+        assert_eq!(limits::QUEUE.check(Some(500)).unwrap(), 500);
+        for refused in [0, -1, 501] {
+            let err = limits::QUEUE.check(Some(refused)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("limit: must be between 1 and 500, got {refused}")
+            );
+        }
     }
 
     #[test]

@@ -8,15 +8,20 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, Window};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::attribution::{self, AdsReport, AttributionReport, SalesList};
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(report))
-        .routes(routes!(sales))
-        .routes(routes!(ads))
+    pending_events::reported(
+        OpenApiRouter::new()
+            .routes(routes!(report))
+            .routes(routes!(sales))
+            .routes(routes!(ads)),
+    )
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -3,50 +3,95 @@
 
 use axum::extract::State;
 use axum::response::Response;
+use payback_domain::validation::normalize_email;
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::json::double_option;
 use crate::extract::{Caller, Json, Query, SessionCaller};
 use crate::routes::tags;
+use crate::secret::Secret;
 use crate::services::signup::{AgentSignup, ClaimInfo, ClaimLink, Signup};
 use crate::services::team::InviteInfo;
 use crate::services::{sessions, signup, team, workspaces};
 use crate::state::AppState;
 use crate::views::{AccountView, LoginResponse, Ok, WorkspaceItem, WorkspaceSwitch, found};
 
-/// Routes limited per client IP (signup, lead capture, agent signup, login).
+/// Public routes that hash a password or send mail: limited per client address (one budget for
+/// all of them) and to small bodies (`app::api_routes`).
 pub fn rate_limited() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(signup_handler))
         .routes(routes!(lead_prompt))
         .routes(routes!(agent_signup))
         .routes(routes!(login))
+        .routes(routes!(claim_complete))
+        .routes(routes!(accept_invite))
 }
 
-pub fn router() -> OpenApiRouter<AppState> {
+/// Public routes that only read a token: small bodies, no rate limit (a page load reads them;
+/// a token is 32 random bytes, not guessable at any rate).
+pub fn public() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(verify))
+        .routes(routes!(claim_info))
+        .routes(routes!(invite_info))
+}
+
+/// Routes behind a bearer.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .routes(routes!(claim_link))
-        .routes(routes!(claim_info, claim_complete))
         .routes(routes!(logout))
         .routes(routes!(me, update_me))
         .routes(routes!(list_accounts, create_account))
         .routes(routes!(switch_account))
-        .routes(routes!(invite_info))
-        .routes(routes!(accept_invite))
+}
+
+/// `meta` is stored with the person or the lead as it came: bounded so a caller cannot store
+/// megabytes through a public route.
+const MAX_META_BYTES: usize = 2 * 1024;
+
+/// `anonId` is the snippet's visitor id (a UUID); bounded for the same reason.
+const MAX_ANON_ID_CHARS: usize = 200;
+
+fn check_meta(meta: Option<&serde_json::Value>) -> ApiResult<()> {
+    let Some(meta) = meta else {
+        return Ok(());
+    };
+    let size = serde_json::to_string(meta)
+        .map_err(ApiError::internal)?
+        .len();
+    if size > MAX_META_BYTES {
+        return Err(ApiError::bad_request(format!(
+            "meta: at most {MAX_META_BYTES} bytes serialized, got {size}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_anon_id(anon_id: Option<&str>) -> ApiResult<()> {
+    let length = anon_id.map_or(0, |id| id.chars().count());
+    if length > MAX_ANON_ID_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "anonId: at most {MAX_ANON_ID_CHARS} characters, got {length}"
+        )));
+    }
+    Ok(())
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SignupRequest {
     email: String,
     /// 10-200 characters.
-    password: String,
+    password: Secret,
+    /// The snippet's visitor id; at most 200 characters.
     #[serde(rename = "anonId")]
     anon_id: Option<String>,
+    /// Free-form context stored with the person; at most 2048 bytes serialized.
     #[schema(value_type = Option<Object>)]
     meta: Option<serde_json::Value>,
 }
@@ -60,14 +105,18 @@ pub struct SignupResponse {
 
 /// Creates an account and sends the confirmation email.
 #[utoipa::path(post, path = "/auth/signup", tag = tags::AUTH, request_body = SignupRequest,
-    responses((status = 200, body = SignupResponse), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = SignupResponse), (status = 400, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn signup_handler(
     State(state): State<AppState>,
     Json(body): Json<SignupRequest>,
 ) -> ApiResult<Json<SignupResponse>> {
+    check_anon_id(body.anon_id.as_deref())?;
+    check_meta(body.meta.as_ref())?;
     let input = Signup {
         email: body.email,
-        password: body.password,
+        password: body.password.into_exposed(),
         anon_id: body.anon_id,
         meta: body.meta,
     };
@@ -83,6 +132,7 @@ pub struct LeadPromptRequest {
     email: String,
     /// `growth-engine`, `payback` (default) or `mcp`.
     prompt_type: Option<String>,
+    /// Free-form context stored with the lead; at most 2048 bytes serialized.
     #[schema(value_type = Option<Object>)]
     meta: Option<serde_json::Value>,
 }
@@ -95,11 +145,14 @@ pub struct LeadPromptResponse {
 
 /// Leaves an email and receives a ready-made prompt by mail.
 #[utoipa::path(post, path = "/auth/lead-prompt", tag = tags::AUTH, request_body = LeadPromptRequest,
-    responses((status = 200, body = LeadPromptResponse), (status = 400, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = LeadPromptResponse), (status = 400, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn lead_prompt(
     State(state): State<AppState>,
     Json(body): Json<LeadPromptRequest>,
 ) -> ApiResult<Json<LeadPromptResponse>> {
+    check_meta(body.meta.as_ref())?;
     let message = signup::lead_prompt(
         &state,
         &body.email,
@@ -118,7 +171,9 @@ pub struct AgentSignupRequest {
 
 /// An agent creates an account for a human: a working key now, a claim link for later.
 #[utoipa::path(post, path = "/auth/agent-signup", tag = tags::AUTH, request_body = AgentSignupRequest,
-    responses((status = 200, body = AgentSignup), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = AgentSignup), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn agent_signup(
     State(state): State<AppState>,
     Json(body): Json<AgentSignupRequest>,
@@ -137,7 +192,7 @@ async fn claim_link(State(state): State<AppState>, caller: Caller) -> ApiResult<
 
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct TokenQuery {
-    token: String,
+    token: Secret,
 }
 
 /// Shows whose claim link this is; the token is not consumed.
@@ -147,25 +202,29 @@ async fn claim_info(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
 ) -> ApiResult<Json<ClaimInfo>> {
-    Ok(Json(signup::claim_info(&state, &query.token).await?))
+    Ok(Json(
+        signup::claim_info(&state, query.token.expose()).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ClaimRequest {
-    token: String,
+    token: Secret,
     /// 10-200 characters.
-    password: String,
+    password: Secret,
 }
 
 /// Completes a claim: sets the owner's password and signs them in.
 #[utoipa::path(post, path = "/auth/claim", tag = tags::AUTH, request_body = ClaimRequest,
-    responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+    responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn claim_complete(
     State(state): State<AppState>,
     Json(body): Json<ClaimRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
     Ok(Json(
-        signup::claim_complete(&state, &body.token, body.password).await?,
+        signup::claim_complete(&state, body.token.expose(), body.password.into_exposed()).await?,
     ))
 }
 
@@ -176,7 +235,7 @@ async fn verify(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
 ) -> ApiResult<Response> {
-    signup::verify_email(&state, &query.token).await?;
+    signup::verify_email(&state, query.token.expose()).await?;
     Ok(found(&format!(
         "{}/#/login?verified=1",
         state.config.public_url()
@@ -186,18 +245,27 @@ async fn verify(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
     email: String,
-    password: Option<String>,
+    password: Option<Secret>,
 }
 
 /// Signs in with email and password; the email must be verified.
 #[utoipa::path(post, path = "/auth/login", tag = tags::AUTH, request_body = LoginRequest,
-    responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 429, body = ErrorBody)))]
+    responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit, or the per-email limit on login attempts", body = ErrorBody)))]
 async fn login(
     State(state): State<AppState>,
     Json(body): Json<LoginRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
+    // Guessing one account's password from many addresses stays under each address's limit;
+    // this one counts every attempt at the account. Checked before the password is hashed. An
+    // email longer than any address (`check_email`: 254) names no account and is not kept.
+    let email = normalize_email(&body.email);
+    if email.len() <= 254 {
+        state.limiters.check_login_email(&email)?;
+    }
     Ok(Json(
-        sessions::login(&state, &body.email, body.password).await?,
+        sessions::login(&state, &body.email, body.password.map(Secret::into_exposed)).await?,
     ))
 }
 
@@ -222,8 +290,8 @@ pub struct UpdateMeRequest {
     #[serde(default, deserialize_with = "double_option")]
     #[schema(value_type = Option<String>)]
     name: Option<Option<String>>,
-    current_password: Option<String>,
-    new_password: Option<String>,
+    current_password: Option<Secret>,
+    new_password: Option<Secret>,
 }
 
 /// Edits the person's name or password; a password change revokes every other session.
@@ -236,8 +304,8 @@ async fn update_me(
 ) -> ApiResult<Json<AccountView>> {
     let edit = sessions::ProfileEdit {
         name: body.name,
-        current_password: body.current_password,
-        new_password: body.new_password,
+        current_password: body.current_password.map(Secret::into_exposed),
+        new_password: body.new_password.map(Secret::into_exposed),
     };
     Ok(Json(sessions::update_me(&state, &caller, edit).await?))
 }
@@ -296,26 +364,40 @@ async fn invite_info(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
 ) -> ApiResult<Json<InviteInfo>> {
-    Ok(Json(team::invite_info(&state, &query.token).await?))
+    Ok(Json(team::invite_info(&state, query.token.expose()).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AcceptInviteRequest {
-    token: String,
-    /// Required when the invitee has no password yet; 10-200 characters.
-    password: Option<String>,
+    token: Secret,
+    /// A new password (10-200 characters) when the invitee has none yet and belongs to no
+    /// other account; the invitee's own current password when they already have a login (the
+    /// link alone never signs anyone in as an existing login: the inviter sees it too).
+    password: Option<Secret>,
     /// At most 80 characters.
     name: Option<String>,
 }
 
-/// Accepts an invite and signs in to the inviting account.
+/// Accepts an invite and signs in to the inviting account. Membership there is all an invite
+/// grants: 400 without the password the invitee needs, with a wrong one, or when the email has
+/// an agent-created account not claimed yet (claim it or sign up first); 403 when the invitee's
+/// existing login is not verified; 409 when the login changed while accepting.
 #[utoipa::path(post, path = "/auth/accept-invite", tag = tags::AUTH, request_body = AcceptInviteRequest,
-    responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 413, description = "body over 16 KiB", body = ErrorBody),
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn accept_invite(
     State(state): State<AppState>,
     Json(body): Json<AcceptInviteRequest>,
 ) -> ApiResult<Json<LoginResponse>> {
     Ok(Json(
-        team::accept_invite(&state, &body.token, body.password, body.name).await?,
+        team::accept_invite(
+            &state,
+            body.token.expose(),
+            body.password.map(Secret::into_exposed),
+            body.name,
+        )
+        .await?,
     ))
 }

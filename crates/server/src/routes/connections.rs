@@ -9,9 +9,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, ValidJson};
-use crate::routes::rules::not_blank;
+use crate::extract::{Caller, Json, LimitParams, Query, ValidJson, limits};
+use crate::routes::rules::secret_within;
 use crate::routes::tags;
+use crate::secret::Secret;
 use crate::services::connections::{
     self, ConnectionView, Disconnected, PaymentsInput, SyncStarted, TestOutcome,
 };
@@ -40,14 +41,17 @@ async fn health(State(state): State<AppState>, caller: Caller) -> ApiResult<Json
 
 /// Every connection of the caller's account (operators: every account's), oldest first, with
 /// status, redacted config, last sync, last error, sync progress and backfill depth. Secrets
-/// never appear.
-#[utoipa::path(get, path = "/connections", tag = tags::CONNECTIONS, security(("bearer" = [])),
-    responses((status = 200, body = Vec<ConnectionView>), (status = 401, body = ErrorBody)))]
+/// never appear. At most `limit` connections (default and maximum 500; beyond: 400 naming
+/// `limit`).
+#[utoipa::path(get, path = "/connections", tag = tags::CONNECTIONS, security(("bearer" = [])), params(("limit" = Option<i64>, Query, description = "At most this many connections, the oldest; 1-500, default 500.")),
+    responses((status = 200, body = Vec<ConnectionView>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
+    Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<ConnectionView>>> {
-    Ok(Json(connections::list(&state, &caller).await?))
+    let limit = limits::CONNECTIONS.check(params.limit)?;
+    Ok(Json(connections::list(&state, &caller, limit).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
@@ -55,8 +59,8 @@ async fn list(
 pub struct PaymentsRequest {
     /// A restricted (`rk_live_`, `rk_test_`) or secret (`sk_live_`, `sk_test_`) key. Stored
     /// encrypted, never returned.
-    #[garde(length(chars, min = 1, max = 500), custom(not_blank))]
-    api_key: String,
+    #[garde(custom(secret_within::<500>))]
+    api_key: Secret,
     /// `converted` or `payment` (default): the stage successful charges are recorded as.
     #[garde(inner(length(chars, max = 20)))]
     default_stage: Option<String>,

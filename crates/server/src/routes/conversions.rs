@@ -7,30 +7,40 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, Window};
+use crate::extract::{Caller, Json, LimitParams, Query, Window, limits};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::conversions::{
     self, ConversionInput, ConversionList, ConversionReport, SavedConversion,
 };
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_conversions, upsert_conversion))
-        .routes(routes!(delete_conversion))
-        .routes(routes!(conversions_report))
+    pending_events::reported(
+        OpenApiRouter::new()
+            .routes(routes!(list_conversions, upsert_conversion))
+            .routes(routes!(delete_conversion))
+            .routes(routes!(conversions_report)),
+    )
 }
 
-/// Every conversion definition, oldest first, with its 30-day volume and value.
+/// Every conversion definition, oldest first, with its 30-day volume and value. At most `limit`
+/// definitions (default and maximum 500; beyond: 400 naming `limit`).
 #[utoipa::path(get, path = "/products/{slug}/conversions", tag = tags::FUNNEL, security(("bearer" = [])),
-    params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = ConversionList), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    params(("slug" = String, Path, description = "product slug"), ("limit" = Option<i64>, Query, description = "At most this many definitions, the oldest; 1-500, default 500.")),
+    responses((status = 200, body = ConversionList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn list_conversions(
     State(state): State<AppState>,
     caller: Caller,
     Path(slug): Path<String>,
+    Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<ConversionList>> {
-    Ok(Json(conversions::list(&state, &caller, &slug).await?))
+    let limit = limits::CONVERSIONS.rows(params.limit)?;
+    Ok(Json(
+        conversions::list(&state, &caller, &slug, limit).await?,
+    ))
 }
 
 /// Creates a conversion definition or replaces the one with the same key (omitted optional
@@ -75,8 +85,9 @@ pub struct ReportParams {
     days: Option<i64>,
 }
 
-/// Active conversions: the window against the previous one, and a per-channel split (the
-/// event's channel, else its identity's first touch, else `unattributed`).
+/// Active conversions (at most 500 definitions, oldest first): the window against the previous
+/// one, and a per-channel split (the event's channel, else its identity's first touch, else
+/// `unattributed`).
 #[utoipa::path(get, path = "/products/{slug}/conversions/report", tag = tags::FUNNEL, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug"), ReportParams),
     responses((status = 200, body = ConversionReport), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]

@@ -5,7 +5,6 @@ use axum::extract::{Path, State};
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
 use payback_domain::event_map::EventMap;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -13,6 +12,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Caller, Json};
 use crate::routes::tags;
+use crate::secret::Secret;
 use crate::services::database_env::EnvNames;
 use crate::services::databases::{self, DatabaseInput};
 use crate::services::mapping_suggestions::{
@@ -34,9 +34,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SqlARequest {
-    /// `{host, port?, user, password?, database, sslmode?}`; stored encrypted, never returned.
+    /// `{host, port?, user, password?, database, sslmode?}`, at most 4096 bytes serialized;
+    /// stored encrypted, never returned.
     #[schema(value_type = Option<Object>)]
-    credentials: Option<Value>,
+    #[serde(default, deserialize_with = "Secret::from_optional_json")]
+    credentials: Option<Secret>,
     host_env: Option<String>,
     port_env: Option<String>,
     user_env: Option<String>,
@@ -52,9 +54,11 @@ pub struct SqlARequest {
 #[serde(deny_unknown_fields)]
 pub struct DatabaseRequest {
     /// `sql-b`: `{host, port?, user, password?, database, sslmode?}`; `docdb`: `{uri}` (a
-    /// connection string naming the database). Stored encrypted, never returned.
+    /// connection string naming the database); at most 4096 bytes serialized. Stored encrypted,
+    /// never returned.
     #[schema(value_type = Object)]
-    credentials: Value,
+    #[serde(deserialize_with = "Secret::from_json")]
+    credentials: Secret,
     event_maps: Option<Vec<EventMap>>,
     /// `pending` (staged, never synced) or `active`; default: active when there are maps.
     status: Option<String>,

@@ -8,14 +8,19 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Caller;
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::exports::{self, CsvExport, Export};
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(events_csv))
-        .routes(routes!(transactions_csv))
+    pending_events::reported(
+        OpenApiRouter::new()
+            .routes(routes!(events_csv))
+            .routes(routes!(transactions_csv)),
+    )
 }
 
 fn csv_response(export: CsvExport) -> Response {

@@ -8,6 +8,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, Window};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::funnel::{
     self, FunnelDefinition, FunnelRow, FunnelSeriesRow, SavedDefinition, StepInput,
@@ -15,11 +16,15 @@ use crate::services::funnel::{
 use crate::services::products;
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(stage_channels))
-        .routes(routes!(stage_series))
-        .routes(routes!(get_definition, save_definition))
+    pending_events::reported(
+        OpenApiRouter::new()
+            .routes(routes!(stage_channels))
+            .routes(routes!(stage_series))
+            .routes(routes!(get_definition, save_definition)),
+    )
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

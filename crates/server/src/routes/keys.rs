@@ -7,7 +7,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json};
+use crate::extract::{Caller, Json, LimitParams, Query, limits};
 use crate::routes::tags;
 use crate::services::keys::{self, ApiKeyItem, CreatedKey};
 use crate::state::AppState;
@@ -19,14 +19,21 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revoke_key))
 }
 
-/// Live keys of the account (prefixes only).
-#[utoipa::path(get, path = "/auth/keys", tag = tags::AUTH, security(("bearer" = [])),
-    responses((status = 200, body = Vec<ApiKeyItem>), (status = 401, body = ErrorBody)))]
+/// Live keys of the account (prefixes only), each with its creator (`created_by`, an addition
+/// to the spec: the person it answers to, or `null` for keys no person created).
+/// At most `limit` keys, oldest first (default and maximum 500; beyond: 400 naming `limit`).
+#[utoipa::path(get, path = "/auth/keys", tag = tags::AUTH, security(("bearer" = [])), params(("limit" = Option<i64>, Query, description = "At most this many keys, the oldest; 1-500, default 500.")),
+    responses((status = 200, body = Vec<ApiKeyItem>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn list_keys(
     State(state): State<AppState>,
     caller: Caller,
+    Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<ApiKeyItem>>> {
-    Ok(Json(keys::list(&state, &caller).await?))
+    let limit = limits::KEYS.rows(params.limit)?;
+    let mut keys = keys::list(&state, &caller).await?;
+    // The answer is bounded here; the read is whole until `services::keys::list` takes the limit.
+    keys.truncate(limit);
+    Ok(Json(keys))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

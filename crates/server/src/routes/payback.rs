@@ -6,12 +6,15 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::payback::{self, PaybackReport};
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(payback_report))
+    pending_events::reported(OpenApiRouter::new().routes(routes!(payback_report)))
 }
 
 /// Weekly acquisition cohorts with cumulative revenue per cohort-day against the week's spend,

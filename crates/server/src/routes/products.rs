@@ -9,29 +9,37 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::json::double_option;
-use crate::extract::{Caller, Json, ValidJson};
+use crate::extract::{Caller, Json, LimitParams, Query, ValidJson, limits};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::products::{
     self, CreatedProduct, EditedProduct, NewProductInput, ProductEdit, ProductView,
 };
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(portfolio))
-        .routes(routes!(create_product))
-        .routes(routes!(get_product, update_product))
-        .routes(routes!(onboarding_complete))
+    pending_events::reported(
+        OpenApiRouter::new()
+            .routes(routes!(portfolio))
+            .routes(routes!(create_product))
+            .routes(routes!(get_product, update_product))
+            .routes(routes!(onboarding_complete)),
+    )
 }
 
-/// One row per product; operators see every account.
-#[utoipa::path(get, path = "/portfolio", tag = tags::PRODUCTS, security(("bearer" = [])),
-    responses((status = 200, body = Vec<ProductView>), (status = 401, body = ErrorBody)))]
+/// One row per product, oldest first; operators see every account. At most `limit` products
+/// (default and maximum 500; beyond: 400 naming `limit`).
+#[utoipa::path(get, path = "/portfolio", tag = tags::PRODUCTS, security(("bearer" = [])), params(("limit" = Option<i64>, Query, description = "At most this many products, the oldest; 1-500, default 500.")),
+    responses((status = 200, body = Vec<ProductView>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn portfolio(
     State(state): State<AppState>,
     caller: Caller,
+    Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<ProductView>>> {
-    Ok(Json(products::portfolio(&state, &caller).await?))
+    let limit = limits::PORTFOLIO.check(params.limit)?;
+    Ok(Json(products::portfolio(&state, &caller, limit).await?))
 }
 
 fn valid_slug(slug: &str, _: &()) -> garde::Result {

@@ -9,7 +9,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::extract::{Caller, Json, Query, ValidJson, limits};
 use crate::routes::tags;
 use crate::services::queue::{self, CardView, ResolveOptions};
 use crate::state::AppState;
@@ -40,13 +40,15 @@ pub enum QueueStatus {
 #[into_params(parameter_in = Query)]
 pub struct QueueParams {
     /// `pending` (default), `snoozed` or `expired`. Snoozed and expired cards are the ones
-    /// `restore` takes back; at most 500 of them are listed.
+    /// `restore` takes back.
     status: Option<QueueStatus>,
+    /// At most this many cards, the newest; 1-500, default 100.
+    limit: Option<i64>,
 }
 
 /// Cards waiting for a human, newest first: pending ones, and snoozed ones whose time has come.
 /// `status=snoozed` or `status=expired` lists the cards set aside instead. Operators see every
-/// account's.
+/// account's. At most `limit` cards (default 100, at most 500; beyond: 400 naming `limit`).
 #[utoipa::path(get, path = "/queue", tag = tags::QUEUE, security(("bearer" = [])), params(QueueParams),
     responses((status = 200, body = Vec<CardView>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn pending(
@@ -54,12 +56,13 @@ async fn pending(
     caller: Caller,
     Query(params): Query<QueueParams>,
 ) -> ApiResult<Json<Vec<CardView>>> {
+    let limit = limits::QUEUE.check(params.limit)?;
     let view = match params.status.unwrap_or_default() {
         QueueStatus::Pending => QueueView::Pending,
         QueueStatus::Snoozed => QueueView::Snoozed,
         QueueStatus::Expired => QueueView::Expired,
     };
-    Ok(Json(queue::listed(&state, &caller, view).await?))
+    Ok(Json(queue::listed(&state, &caller, view, limit).await?))
 }
 
 /// The body of every resolution; both fields optional, an empty body is fine.

@@ -1,10 +1,23 @@
 //! Field rules garde does not ship, shared by the request types of every route.
 
+use crate::secret::Secret;
+
 /// Text that is only whitespace is refused like empty text: it would be stored trimmed, and an
 /// empty channel or headline is nothing anyone can act on.
 pub fn not_blank(text: &str, _: &()) -> garde::Result {
     if text.trim().is_empty() {
         return Err(garde::Error::new("must not be blank"));
+    }
+    Ok(())
+}
+
+/// A secret (an API key) that is neither blank nor longer than `max` characters; garde's own
+/// rules read plain text, and a [`Secret`] shows its value only when asked.
+pub fn secret_within<const MAX: usize>(secret: &Secret, _: &()) -> garde::Result {
+    let text = secret.expose();
+    not_blank(text, &())?;
+    if text.chars().count() > MAX {
+        return Err(garde::Error::new(format!("length is greater than {MAX}")));
     }
     Ok(())
 }

@@ -8,13 +8,16 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, Window};
+use crate::pending_events;
 use crate::routes::tags;
 use crate::services::products;
 use crate::services::series::{self, TimeseriesRow};
 use crate::state::AppState;
 
+/// Reads of ingested data say how many of the product's events they do not count yet
+/// (`X-Payback-Pending-Events`).
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(timeseries))
+    pending_events::reported(OpenApiRouter::new().routes(routes!(timeseries)))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

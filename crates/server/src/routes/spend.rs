@@ -2,7 +2,7 @@
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use payback_domain::card::HEADLINE_MAX;
+use payback_domain::card::{self, HEADLINE_MAX};
 use payback_domain::policy::{MAX_DAILY_CENTS, Network};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -47,12 +47,10 @@ async fn report(
     Ok(Json(spend::report(&state, &caller, &slug, window).await?))
 }
 
-fn is_object(value: &Option<serde_json::Value>, _: &()) -> garde::Result {
+fn valid_rollback_if(value: &Option<serde_json::Value>, _: &()) -> garde::Result {
     match value {
-        Some(serde_json::Value::Object(_)) | None => Ok(()),
-        Some(_) => Err(garde::Error::new(
-            "must be an object, e.g. {\"cac_ceiling_cents\": 5000, \"window_days\": 7}",
-        )),
+        Some(value) => card::check_rollback_if(value).map_err(garde::Error::new),
+        None => Ok(()),
     }
 }
 
@@ -73,9 +71,10 @@ pub struct ProposalRequest {
     /// Why, shown on the card; 10-2000 characters.
     #[garde(length(chars, min = 10, max = 2000), custom(not_blank))]
     rationale: String,
-    /// When to propose reverting, free-form. The watcher acts on `cac_ceiling_cents` (revert when
-    /// the network's CAC over `window_days`, default 7, goes above it); other keys are kept.
-    #[garde(custom(is_object))]
+    /// When to propose reverting, free-form: an object of at most 4096 bytes serialized. The
+    /// watcher acts on `cac_ceiling_cents` (revert when the network's CAC over `window_days`,
+    /// default 7, goes above it); other keys are kept.
+    #[garde(custom(valid_rollback_if))]
     #[schema(value_type = Option<Object>)]
     rollback_if: Option<serde_json::Value>,
     /// The card's headline, at most 90 characters; one is written when omitted.

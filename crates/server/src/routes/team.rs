@@ -8,7 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Owner};
+use crate::extract::{Caller, Json, LimitParams, Owner, Query, limits};
 use crate::routes::tags;
 use crate::services::team::{self, Invitation, TeamMember};
 use crate::state::AppState;
@@ -23,14 +23,20 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_role))
 }
 
-/// Members of the account, oldest first.
-#[utoipa::path(get, path = "/team", tag = tags::TEAM, security(("bearer" = [])),
-    responses((status = 200, body = Vec<TeamMember>), (status = 401, body = ErrorBody)))]
+/// Members of the account, oldest first. At most `limit` members (default and maximum 500;
+/// beyond: 400 naming `limit`).
+#[utoipa::path(get, path = "/team", tag = tags::TEAM, security(("bearer" = [])), params(("limit" = Option<i64>, Query, description = "At most this many members, the oldest; 1-500, default 500.")),
+    responses((status = 200, body = Vec<TeamMember>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn list_team(
     State(state): State<AppState>,
     caller: Caller,
+    Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<TeamMember>>> {
-    Ok(Json(team::list(&state, &caller).await?))
+    let limit = limits::TEAM.rows(params.limit)?;
+    let mut members = team::list(&state, &caller).await?;
+    // The answer is bounded here; the read is whole until `services::team::list` takes the limit.
+    members.truncate(limit);
+    Ok(Json(members))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -9,8 +9,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::body_limit::limit_body;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{BeaconJson, Caller, Json};
+use crate::rate_limit::AddressLimit;
 use crate::routes::tags;
 use crate::services::ingest::{self, Source};
 use crate::services::products;
@@ -23,23 +25,27 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(tracking_key, rotate_tracking_key))
 }
 
-/// `/t/events` answers any origin: the snippet runs on the customer's site.
-pub fn browser_router() -> OpenApiRouter<AppState> {
+/// `/t/events` answers any origin: the snippet runs on the customer's site. Anyone may call it,
+/// so it is limited per client address (`per_address`, before the body is read) and to bodies of
+/// `max_body` bytes; CORS is the outer layer, so a page can read those refusals too.
+pub fn browser_router(per_address: &AddressLimit, max_body: usize) -> OpenApiRouter<AppState> {
     let cors = CorsLayer::new()
         .allow_origin(Any)
         .allow_methods([Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE])
         .max_age(std::time::Duration::from_secs(86_400))
         .expose_headers([header::CONTENT_TYPE]);
-    OpenApiRouter::new()
-        .routes(routes!(browser_events))
-        .layer(cors)
-        .layer(
-            tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("no-store"),
-            ),
-        )
+    let routes = limit_body(
+        OpenApiRouter::new().routes(routes!(browser_events)),
+        max_body,
+        "; send the events as several smaller batches",
+    );
+    per_address.apply(routes).layer(cors).layer(
+        tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ),
+    )
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -80,13 +86,23 @@ pub struct BrowserEventsRequest {
 }
 
 /// Browser ingestion with the publishable write key in the body (namespace `web:<slug>`).
-/// Accepts `application/json` and `text/plain` (what `sendBeacon` sends); any origin.
+/// Accepts `application/json` and `text/plain` (what `sendBeacon` sends); any origin. A body
+/// over 64 KiB answers 413: send such a batch as several. Rate-limited per client address and
+/// per write key (429).
 #[utoipa::path(post, path = "/t/events", tag = tags::TRACKING, request_body = BrowserEventsRequest,
-    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 413, description = "body over 64 KiB: split the batch", body = ErrorBody),
+        (status = 429, description = "over the per-address or the per-write-key rate limit", body = ErrorBody)))]
 async fn browser_events(
     State(state): State<AppState>,
     BeaconJson(body): BeaconJson<BrowserEventsRequest>,
 ) -> ApiResult<Json<EventsAccepted>> {
+    // A public key on a busy site is sent from many addresses, each under its own limit; this
+    // bounds what one key takes in, before the key costs a database lookup. Keyed as the
+    // lookup reads it (trimmed), so padding the key does not make a fresh bucket.
+    if let Some(key) = body.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
+        state.limiters.check_write_key(key)?;
+    }
     let product = tracking::product_for_write_key(&state, body.key.as_deref()).await?;
     let received = ingest::ingest(&state, &product, Source::Browser, body.events).await?;
     Ok(Json(EventsAccepted { ok: true, received }))

@@ -83,6 +83,9 @@ pub struct AttributionCoverage {
     /// Revenue rows in the window.
     pub transactions_total: i64,
     pub transactions_with_identity: i64,
+    /// Emails that a second user id named in the window while the first held them; their
+    /// events count for the first.
+    pub email_conflicts: i64,
 }
 
 fn channel_name(channel: Option<String>) -> String {
@@ -166,6 +169,7 @@ pub async fn report(
             events_with_channel: coverage.events_with_channel,
             transactions_total: coverage.transactions_total,
             transactions_with_identity: coverage.transactions_with_identity,
+            email_conflicts: coverage.email_conflicts,
         },
     })
 }

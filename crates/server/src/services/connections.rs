@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
+use crate::secret::Secret;
 use crate::services::{audit, products, source_config, sync};
 use crate::state::AppState;
 
@@ -68,9 +69,10 @@ impl ConnectionView {
     }
 }
 
-pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ConnectionView>> {
+/// The first `limit` connections the caller may see, oldest first.
+pub async fn list(state: &AppState, caller: &Caller, limit: i64) -> ApiResult<Vec<ConnectionView>> {
     let now = state.clock.now();
-    let rows = store::list(&state.store, &caller.visibility()?).await?;
+    let rows = store::list_first(&state.store, &caller.visibility()?, limit).await?;
     Ok(rows
         .into_iter()
         .map(|row| ConnectionView::new(row, now))
@@ -80,7 +82,7 @@ pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<Connection
 /// What connecting the payments processor takes.
 #[derive(Debug)]
 pub struct PaymentsInput {
-    pub secret_key: String,
+    pub secret_key: Secret,
     pub default_stage: Option<String>,
 }
 
@@ -102,7 +104,7 @@ pub async fn connect_payments(
             ApiError::bad_request("default_stage: must be `converted` or `payment`")
         })?,
     };
-    let key = input.secret_key.trim();
+    let key = input.secret_key.expose().trim();
     let described = payments::describe_key(key)
         .map_err(|err| ApiError::bad_request(format!("api_key: {err}")))?;
     let secret = json!({ "secret_key": key }).to_string();

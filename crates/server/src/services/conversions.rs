@@ -19,7 +19,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Caller, Window};
+use crate::extract::{Caller, Window, limits};
 use crate::services::{audit, products};
 use crate::state::AppState;
 
@@ -401,12 +401,19 @@ fn total(row: &ConversionRow, channels: &[ChannelTally]) -> Tally {
     }
 }
 
-/// Every definition, oldest first, with its last 30 days.
-pub async fn list(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<ConversionList> {
+/// The first `limit` definitions, oldest first, each with its last 30 days (one tally each,
+/// which is what the limit bounds).
+pub async fn list(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    limit: usize,
+) -> ApiResult<ConversionList> {
     let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = Span::days_ending(state.clock.now(), Window::DEFAULT_DAYS);
     let mut listed = Vec::new();
-    for row in conversions::list(&state.store, &product.id).await? {
+    let rows = conversions::list(&state.store, &product.id).await?;
+    for row in rows.into_iter().take(limit) {
         let last_30 = tally_in(state, &product.id, &row, span).await?;
         listed.push(ListedConversion {
             conversion: ConversionView::from(&row),
@@ -463,10 +470,10 @@ pub async fn report(
     let product = products::find_settled(state, caller.scope()?, slug).await?;
     let span = window.span(state.clock.now());
     let mut entries = Vec::new();
-    for row in conversions::list(&state.store, &product.id).await? {
-        if !row.is_active {
-            continue;
-        }
+    let rows = conversions::list(&state.store, &product.id).await?;
+    // Two tallies per definition: the report reads at most as many as the list may show.
+    let active = rows.into_iter().filter(|row| row.is_active);
+    for row in active.take(limits::CONVERSIONS.rows(None)?) {
         let channels = conversions::tally(&state.store, &product.id, matcher(&row), span).await?;
         let before =
             conversions::tally(&state.store, &product.id, matcher(&row), span.previous()).await?;

@@ -2,13 +2,19 @@
 //! variables on the API host that hold them (so a platform's own database password never passes
 //! through a request or the credential store). Names are stored; values are read from the
 //! environment snapshot taken at start, at every run.
+//!
+//! A value read from the host's environment never appears in an error or a response: messages
+//! name the variable instead, here and in the connector (`Naming::Variables`), also after the
+//! value was used to connect.
 
-use payback_connectors::sql::{Dialect, SqlCredentials};
+use payback_connectors::database::ReadLimits;
+use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::config::HostEnv;
 use crate::error::{ApiError, ApiResult};
+use crate::services::host_guard;
 
 /// The variable names a connect body may give; `host_env`, `user_env` and `database_env` are
 /// required once any is given.
@@ -82,8 +88,43 @@ impl EnvNames {
         Ok(self)
     }
 
+    /// What the connector reads with, from the variables now: their credentials, messages
+    /// naming the variables, and the addresses the host has (it must resolve; it may be
+    /// private, the operator chose it). 409 naming the variable that is not set or does not
+    /// hold what it should.
+    pub async fn config(&self, env: &HostEnv, limits: ReadLimits) -> ApiResult<SqlConfig> {
+        let credentials = self.resolve(env)?;
+        let host_variable = self.host_env.as_deref().unwrap_or_default();
+        let addresses = host_guard::resolve(&credentials.host, credentials.port, true)
+            .await
+            .map_err(|refusal| {
+                ApiError::Conflict(format!(
+                    "host_env: the host in {host_variable} {}",
+                    refusal.reason()
+                ))
+            })?;
+        Ok(SqlConfig {
+            dialect: Dialect::Postgres,
+            credentials,
+            addresses,
+            naming: self.naming(),
+            limits,
+        })
+    }
+
+    /// How the connector's messages name the host, user and database: by these variables.
+    fn naming(&self) -> Naming {
+        let name = |name: &Option<String>| name.clone().unwrap_or_default();
+        Naming::Variables {
+            host: name(&self.host_env),
+            port: self.port_env.clone(),
+            user: name(&self.user_env),
+            database: name(&self.database_env),
+        }
+    }
+
     /// The credentials the variables hold now. 409 naming the variable that is not set.
-    pub fn resolve(&self, env: &HostEnv) -> ApiResult<SqlCredentials> {
+    fn resolve(&self, env: &HostEnv) -> ApiResult<SqlCredentials> {
         let mut object = Map::new();
         for (field, name) in self.named() {
             let value = env.get(name).ok_or_else(|| {
@@ -102,11 +143,20 @@ impl EnvNames {
             };
             object.insert(key.to_owned(), value);
         }
+        // The parser names `credentials.<key>`; the operator set `<key>_env`, so the refusal
+        // names that variable (its messages say what the value must be, never what it is).
         SqlCredentials::from_json(&Value::Object(object), Dialect::Postgres).map_err(
             |(field, message)| {
-                ApiError::Conflict(format!(
-                    "the environment variables do not work: {field}: {message}"
-                ))
+                let key = field.trim_start_matches("credentials.");
+                let env_field = format!("{key}_env");
+                match self.named().find(|(named, _)| *named == env_field) {
+                    Some((_, name)) => {
+                        ApiError::Conflict(format!("{env_field}: the value of {name} {message}"))
+                    }
+                    None => ApiError::Conflict(format!(
+                        "the environment variables do not work: {field} {message}"
+                    )),
+                }
             },
         )
     }

@@ -3,6 +3,7 @@
 //! names; and replacing a connection's event maps. Staged connections (`pending`) never sync;
 //! `active` ones are read hourly.
 
+use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::DocdbCredentials;
 use payback_connectors::sql::SqlCredentials;
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
@@ -13,14 +14,20 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
+use crate::secret::Secret;
 use crate::services::database_env::EnvNames;
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
+/// The largest credentials object taken, serialized: host, user, password and database, or a
+/// connection string, fit many times over; anything larger is not credentials.
+pub const MAX_CREDENTIALS_BYTES: usize = 4 * 1024;
+
 /// What a database connect body carries.
 #[derive(Debug)]
 pub struct DatabaseInput {
-    pub credentials: Option<Value>,
+    /// The credentials object's JSON text, a `Secret` like every password.
+    pub credentials: Option<Secret>,
     pub env: EnvNames,
     pub event_maps: Option<Vec<EventMap>>,
     pub status: Option<String>,
@@ -61,25 +68,34 @@ fn settle_status(
     }
 }
 
-/// The credential as stored (sealed) and the target as shown (no password). Hosts must be
-/// public (see `host_guard`).
+/// The credential as stored (sealed) and the target as shown (no password). Hosts must resolve
+/// and be public, SRV targets included (see `host_guard`); each run checks them again.
 async fn parse_credentials(
     state: &AppState,
     kind: ConnectionKind,
-    credentials: &Value,
+    credentials: &Secret,
 ) -> ApiResult<(Value, String)> {
+    let text = credentials.expose();
+    if text.len() > MAX_CREDENTIALS_BYTES {
+        return Err(ApiError::bad_request(format!(
+            "credentials: must be at most {MAX_CREDENTIALS_BYTES} bytes serialized, got {}",
+            text.len()
+        )));
+    }
+    let credentials: Value = serde_json::from_str(text)
+        .map_err(|_| ApiError::bad_request("credentials: must be JSON"))?;
+    let credentials = &credentials;
     let refuse =
         |(field, message): (String, String)| ApiError::bad_request(format!("{field}: {message}"));
     match source_config::dialect(kind) {
         Some(dialect) => {
             let parsed = SqlCredentials::from_json(credentials, dialect).map_err(refuse)?;
-            let hosts = source_config::sql_hosts(&parsed);
-            source_config::guard_hosts(state, &hosts, "credentials.host").await?;
+            source_config::sql_addresses(state, &parsed).await?;
             Ok((credentials.clone(), parsed.describe()))
         }
         None => {
             let parsed = DocdbCredentials::from_json(credentials).map_err(refuse)?;
-            source_config::guard_hosts(state, &parsed.hosts(), "credentials.uri").await?;
+            source_config::docdb_seeds(state, &parsed, ReadLimits::default()).await?;
             Ok((credentials.clone(), parsed.describe()))
         }
     }

@@ -115,7 +115,8 @@ pub async fn export(
     slug: &str,
     export: Export,
 ) -> ApiResult<CsvExport> {
-    let product = products::find_settled(state, caller.scope()?, slug).await?;
+    // An export is a copy of everything accepted: it waits for the whole fold.
+    let product = products::find_exact(state, caller.scope()?, slug).await?;
     let mut first = read_page(&state.store, &product.id, export, 0, true).await?;
     let filename = format!("{}-{}.csv", product.slug, export.suffix());
     let cursor = (first.rows == PAGE_ROWS).then(|| Cursor {

@@ -181,7 +181,8 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         });
     }
 
-    let pending = cards::listed(db, &visibility, cards::QueueView::Pending, now).await?;
+    // Every pending card: the backlog's size and age are the point (no API list).
+    let pending = cards::listed(db, &visibility, cards::QueueView::Pending, now, i64::MAX).await?;
     let expiring_within_24h = pending
         .iter()
         .filter(|card| {

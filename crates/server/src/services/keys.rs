@@ -23,9 +23,22 @@ pub struct ApiKeyItem {
     pub prefix: String,
     pub created_at: String,
     pub last_used_at: Option<String>,
+    /// The person who created the key, directly through a session or through another key of
+    /// theirs; `null` when no person did: a key of an agent's sign-up (made before anyone
+    /// claimed the account) or a key minted by one. Disabling the person stops their keys.
+    pub created_by: Option<KeyCreator>,
 }
 
+/// A key's creator.
 #[derive(Debug, Serialize, ToSchema)]
+pub struct KeyCreator {
+    /// The person's id (as in `GET /team`).
+    pub id: String,
+    pub email: String,
+}
+
+/// No `Debug`: it carries the full key.
+#[derive(Serialize, ToSchema)]
 pub struct CreatedKey {
     pub id: String,
     pub name: String,
@@ -33,12 +46,24 @@ pub struct CreatedKey {
     pub key: String,
 }
 
-/// Mints and stores a key inside `tx`; returns its id and the full key (shown once, stored
-/// only as a hash).
+/// Mints and stores a key no person created (an agent's sign-up, the demo) inside `tx`;
+/// returns its id and the full key (shown once, stored only as a hash).
 pub async fn mint(
     tx: &mut Tx,
     scope: &AccountScope,
     name: &str,
+    now: Timestamp,
+) -> ApiResult<(String, String)> {
+    mint_by(tx, scope, name, None, now).await
+}
+
+/// [`mint`], attributed to `created_by`: the key stops working when that person's membership
+/// in the account is disabled.
+async fn mint_by(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    name: &str,
+    created_by: Option<&str>,
     now: Timestamp,
 ) -> ApiResult<(String, String)> {
     let key = new_token(API_KEY_PREFIX);
@@ -46,13 +71,19 @@ pub async fn mint(
         name,
         prefix: &key[..SHOWN_PREFIX_LEN],
         key_hash: &token_hash(&key),
+        created_by,
     };
     let id = api_keys::insert(tx, scope, new_key, now).await?;
     Ok((id, key))
 }
 
 pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ApiKeyItem>> {
-    let rows = api_keys::list(&state.store, caller.scope()?).await?;
+    list_in(state, caller.scope()?).await
+}
+
+/// The account's live keys, oldest first (also shown to a person about to claim the account).
+pub async fn list_in(state: &AppState, scope: &AccountScope) -> ApiResult<Vec<ApiKeyItem>> {
+    let rows = api_keys::list(&state.store, scope).await?;
     Ok(rows
         .into_iter()
         .map(|row| ApiKeyItem {
@@ -63,6 +94,10 @@ pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ApiKeyItem
             last_used_at: row
                 .last_used_at
                 .map(|at| Timestamp::from_millis(at).to_rfc3339()),
+            created_by: row
+                .created_by
+                .zip(row.created_by_email)
+                .map(|(id, email)| KeyCreator { id, email }),
         })
         .collect())
 }
@@ -79,7 +114,9 @@ pub async fn create(
     let scope = caller.scope()?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
-    let (id, key) = mint(&mut tx, scope, name, now).await?;
+    // A key minted through a key inherits that key's creator, so a chain of keys cannot shed
+    // the person it answers to.
+    let (id, key) = mint_by(&mut tx, scope, name, caller.person_behind(), now).await?;
     audit::record_account(
         &mut tx,
         &caller.actor(),

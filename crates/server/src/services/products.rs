@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
 use crate::mail::messages;
+use crate::pending_events;
 use crate::services::audit;
 use crate::services::product_metrics::{self, ProductMetrics};
 use crate::state::AppState;
@@ -112,16 +113,37 @@ pub async fn find(state: &AppState, scope: &AccountScope, slug: &str) -> ApiResu
         .ok_or_else(|| ApiError::not_found("product"))
 }
 
-/// [`find`], once every event accepted for the product so far is folded into the tables
-/// reports read (`IngestWriter::settle`): every read of ingested data starts here, so a report
-/// answered after an ingest request was answered counts that request's events.
+/// [`find`], once the events accepted for the product so far are folded into the tables
+/// reports read, waiting for that at most `read_wait_ms` (`IngestWriter::settle_within`):
+/// every report starts here. When the fold keeps up (the usual case) a report answered after
+/// an ingest request was answered counts that request's events; behind a burst or a backfill
+/// it answers from what is folded instead of waiting minutes, and the count still pending goes
+/// out as `X-Payback-Pending-Events` (`pending_events`).
 pub async fn find_settled(
     state: &AppState,
     scope: &AccountScope,
     slug: &str,
 ) -> ApiResult<ProductRow> {
     let product = find(state, scope, slug).await?;
+    let pending = state
+        .ingest
+        .settle_within(&product.id, state.config.read_wait())
+        .await?;
+    pending_events::record(pending);
+    Ok(product)
+}
+
+/// [`find`], once every event accepted for the product so far is folded, however long that
+/// takes (`IngestWriter::settle`): for readers whose answer must be complete (exports) and
+/// for writes that decide on ingested data (whether revenue exists).
+pub async fn find_exact(
+    state: &AppState,
+    scope: &AccountScope,
+    slug: &str,
+) -> ApiResult<ProductRow> {
+    let product = find(state, scope, slug).await?;
     state.ingest.settle(&product.id).await?;
+    pending_events::record(0);
     Ok(product)
 }
 
@@ -220,8 +242,9 @@ pub async fn update(
     edit: ProductEdit,
 ) -> ApiResult<EditedProduct> {
     let scope = caller.scope()?;
-    // Settled: the currency rule below asks whether revenue exists.
-    let product = find_settled(state, scope, slug).await?;
+    // Exact: the currency rule below asks whether revenue exists, and revenue still in the
+    // inbox exists too.
+    let product = find_exact(state, scope, slug).await?;
     if edit.is_empty() {
         return Err(ApiError::bad_request(
             "nothing to update: send name, currency, domain, stage, gate_due_date or gate_result",
@@ -324,11 +347,29 @@ pub async fn row(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<Pro
         .ok_or_else(|| ApiError::internal("a product row went missing"))
 }
 
-/// One row per product; operators see every account's products.
-pub async fn portfolio(state: &AppState, caller: &Caller) -> ApiResult<Vec<ProductView>> {
+/// One row per product, the first `limit` in order of creation; operators see every account's
+/// products. Like a report, it waits for the fold at most `read_wait_ms`; the pending count it
+/// reports is that of the products listed (another account's backlog is none of the caller's
+/// business, though it may be what the fold was busy with).
+pub async fn portfolio(
+    state: &AppState,
+    caller: &Caller,
+    limit: i64,
+) -> ApiResult<Vec<ProductView>> {
     let visibility = caller.visibility()?;
-    state.ingest.settle_all().await?;
-    ProductView::many(state, products::list(&state.store, &visibility).await?).await
+    let caught_up = state
+        .ingest
+        .settle_all_within(state.config.read_wait())
+        .await?;
+    let rows = products::list_first(&state.store, &visibility, limit).await?;
+    let pending = if caught_up {
+        0
+    } else {
+        let ids: Vec<&str> = rows.iter().map(|row| row.id.as_str()).collect();
+        state.ingest.pending_events(&ids).await?
+    };
+    pending_events::record(pending);
+    ProductView::many(state, rows).await
 }
 
 /// Stamps onboarding complete. The first call per product is audited and notifies the

@@ -24,7 +24,8 @@ use crate::services::{audit, products};
 use crate::state::AppState;
 
 /// What the proposer asks for; validated by the route (`to_cents` > 0, rationale 10-2000,
-/// headline at most 90, `rollback_if` an object).
+/// headline at most 90, `rollback_if` an object of at most 4096 bytes serialized:
+/// `card::check_rollback_if`).
 #[derive(Debug, Clone)]
 pub struct ProposalInput {
     pub network: Network,

@@ -67,14 +67,15 @@ impl CardView {
     }
 }
 
-/// The cards of `view` the caller may see, newest first.
+/// The newest `limit` cards of `view` the caller may see, newest first.
 pub async fn listed(
     state: &AppState,
     caller: &Caller,
     view: QueueView,
+    limit: i64,
 ) -> ApiResult<Vec<CardView>> {
     let now = state.clock.now();
-    let rows = cards::listed(&state.store, &caller.visibility()?, view, now).await?;
+    let rows = cards::listed(&state.store, &caller.visibility()?, view, now, limit).await?;
     Ok(rows
         .into_iter()
         .map(|card| CardView::new(card, now))

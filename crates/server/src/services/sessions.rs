@@ -5,7 +5,7 @@ use payback_domain::{Actor, MemberRole, Timestamp, Via};
 use payback_store::{AccountScope, Tx, accounts, members, sessions, users};
 use serde_json::json;
 
-use crate::crypto::{SESSION_PREFIX, hash_password, new_token, token_hash, verify_password};
+use crate::crypto::{SESSION_PREFIX, new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::auth::SESSION_IDLE_MS;
 use crate::extract::{Caller, Person, Principal};
@@ -83,13 +83,15 @@ pub async fn login(
     let email = normalize_email(email);
     let user = users::find_by_email(&state.store, &email).await?;
     let stored = user.as_ref().and_then(|u| u.password_hash.clone());
-    let matches = verify_password(
-        password.unwrap_or_default(),
-        stored
-            .clone()
-            .unwrap_or_else(|| TIMING_EQUALIZER_HASH.to_owned()),
-    )
-    .await?;
+    let matches = state
+        .passwords
+        .verify(
+            password.unwrap_or_default(),
+            stored
+                .clone()
+                .unwrap_or_else(|| TIMING_EQUALIZER_HASH.to_owned()),
+        )
+        .await?;
     let (Some(user), Some(_), true) = (user, stored, matches) else {
         return Err(ApiError::Unauthorized(WRONG_CREDENTIALS.to_owned()));
     };
@@ -148,7 +150,8 @@ pub async fn me(state: &AppState, caller: &Caller) -> ApiResult<AccountView> {
     }
 }
 
-#[derive(Debug, Default)]
+/// No `Debug`: it carries passwords.
+#[derive(Default)]
 pub struct ProfileEdit {
     /// `Some(None)` clears the name.
     pub name: Option<Option<String>>,
@@ -185,13 +188,13 @@ pub async fn update_me(
                 let current = edit.current_password.clone().ok_or_else(|| {
                     ApiError::bad_request("current_password: required to change the password")
                 })?;
-                if !verify_password(current, stored).await? {
+                if !state.passwords.verify(current, stored).await? {
                     return Err(ApiError::Unauthorized(
                         "current password is wrong".to_owned(),
                     ));
                 }
             }
-            Some(hash_password(new_password.clone()).await?)
+            Some(state.passwords.hash(new_password.clone()).await?)
         }
     };
     let now = state.clock.now();
@@ -225,6 +228,7 @@ pub async fn update_me(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crypto::verify_password;
 
     #[tokio::test]
     async fn the_timing_equalizer_is_a_real_argon2id_hash() {

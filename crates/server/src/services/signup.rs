@@ -7,12 +7,14 @@ use payback_store::accounts::AccountRow;
 use payback_store::one_time_tokens::{self, NewToken, Purpose};
 use payback_store::users::NewUser;
 use payback_store::users::UserRow;
-use payback_store::{AccountScope, StoreError, Tx, accounts, leads, members, users};
+use payback_store::{
+    AccountScope, StoreError, Tx, accounts, leads, members, sessions as session_store, users,
+};
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::crypto::{hash_password, new_token, token_hash};
+use crate::crypto::{new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Caller;
 use crate::mail::messages;
@@ -39,7 +41,8 @@ fn default_account_name(email: &str) -> String {
         .to_owned()
 }
 
-/// Mints a single-use link token inside `tx`; returns the raw token.
+/// Mints a single-use link token inside `tx`, voiding the person's outstanding links of the same
+/// purpose (in that account, when given), so only the newest one works; returns the raw token.
 pub(crate) async fn mint_link_token(
     tx: &mut Tx,
     purpose: Purpose,
@@ -47,9 +50,20 @@ pub(crate) async fn mint_link_token(
     account_id: Option<&str>,
     now: Timestamp,
 ) -> ApiResult<(String, Timestamp)> {
+    one_time_tokens::void_outstanding(tx, user_id, account_id, purpose, now).await?;
+    insert_link_token(tx, purpose, user_id, account_id, None, now).await
+}
+
+async fn insert_link_token(
+    tx: &mut Tx,
+    purpose: Purpose,
+    user_id: &str,
+    account_id: Option<&str>,
+    password_hash: Option<&str>,
+    now: Timestamp,
+) -> ApiResult<(String, Timestamp)> {
     let token = new_token("");
     let expires_at = now.plus_millis(LINK_VALIDITY_MS);
-    one_time_tokens::void_outstanding(tx, user_id, account_id, purpose, now).await?;
     let hash = token_hash(&token);
     one_time_tokens::insert(
         tx,
@@ -59,6 +73,7 @@ pub(crate) async fn mint_link_token(
             user_id,
             account_id,
             expires_at,
+            password_hash,
         },
         now,
     )
@@ -73,63 +88,102 @@ pub struct Signup {
     pub meta: Option<serde_json::Value>,
 }
 
-/// Creates an unverified account and mails the confirmation link. Answers the same whether or
-/// not the email is registered; an unverified registration gets a fresh link.
+/// Signs up: mails a verification link that carries the chosen password. Answers the same
+/// whether or not the email is registered, and costs the same time (the password is hashed
+/// either way).
+///
+/// Until the owner of the mailbox has opened a verification link, nobody has proven the email,
+/// whoever created its row (an earlier sign-up, an invite, an agent): a sign-up then mails a
+/// fresh link, and the password is set only when that link is opened. So nobody can
+/// pre-register someone else's email and keep them out, or choose their password for them.
+/// Earlier links stay valid until one is opened: each sets the password of the sign-up that
+/// asked for it, so a stranger's later sign-up cannot replace the link the owner just received.
 pub async fn signup(state: &AppState, input: Signup) -> ApiResult<()> {
     let email = valid_email(&input.email)?;
     check_password(&input.password)
         .map_err(|msg| ApiError::bad_request(format!("password: {msg}")))?;
+    let password_hash = state.passwords.hash(input.password).await?;
     let now = state.clock.now();
-    if let Some(existing) = users::find_by_email(&state.store, &email).await? {
-        if !existing.verified && existing.password_hash.is_some() {
-            let mut tx = state.store.begin().await?;
-            let (token, _) =
-                mint_link_token(&mut tx, Purpose::VerifyEmail, &existing.id, None, now).await?;
-            tx.commit().await?;
-            send_verification(state, &email, &token).await;
-        }
+    let existing = users::find_by_email(&state.store, &email).await?;
+    if existing.as_ref().is_some_and(|user| user.mailbox_proven) {
         return Ok(());
     }
-    let password_hash = hash_password(input.password).await?;
-    let signup_meta = json!({ "anonId": input.anon_id, "meta": input.meta }).to_string();
     let mut tx = state.store.begin().await?;
-    let account_id = accounts::insert(&mut tx, &default_account_name(&email), now).await?;
-    let user = NewUser {
-        email: &email,
-        password_hash: Some(&password_hash),
-        name: None,
-        verified: false,
-        signup_meta: Some(&signup_meta),
+    let user_id = match existing {
+        Some(user) => {
+            ensure_own_account(&mut tx, &user.id, &email, now).await?;
+            user.id
+        }
+        None => {
+            let signup_meta = json!({ "anonId": input.anon_id, "meta": input.meta }).to_string();
+            // Stored now as well, so a login before verifying says "not verified" rather
+            // than "wrong password"; only the link makes it usable.
+            let user = NewUser {
+                email: &email,
+                password_hash: Some(&password_hash),
+                name: None,
+                verified: false,
+                mailbox_proven: false,
+                signup_meta: Some(&signup_meta),
+            };
+            let user_id = match users::insert(&mut tx, user, now).await {
+                Ok(id) => id,
+                // Lost a race with a concurrent sign-up of the same address: that one mails
+                // its own link; answer as for a known address.
+                Err(StoreError::Conflict(_)) => return Ok(()),
+                Err(err) => return Err(err.into()),
+            };
+            ensure_own_account(&mut tx, &user_id, &email, now).await?;
+            user_id
+        }
     };
-    let user_id = match users::insert(&mut tx, user, now).await {
-        Ok(id) => id,
-        // Lost a race with a concurrent sign-up of the same address: answer as for a known one.
-        Err(StoreError::Conflict(_)) => return Ok(()),
-        Err(err) => return Err(err.into()),
-    };
-    members::insert(
+    let (token, _) = insert_link_token(
         &mut tx,
-        &AccountScope::trusted(account_id.clone()),
+        Purpose::VerifyEmail,
         &user_id,
-        MemberRole::Owner,
-        MemberStatus::Active,
-        now,
-    )
-    .await?;
-    let (token, _) = mint_link_token(&mut tx, Purpose::VerifyEmail, &user_id, None, now).await?;
-    let actor = Actor::human(email.clone(), Via::Api);
-    audit::record_account(
-        &mut tx,
-        &actor,
-        &account_id,
-        "account.signup",
-        Some(&user_id),
-        json!({}),
+        None,
+        Some(&password_hash),
         now,
     )
     .await?;
     tx.commit().await?;
     send_verification(state, &email, &token).await;
+    Ok(())
+}
+
+/// A person signing up gets a workspace of their own unless they already own one (an earlier
+/// sign-up, or an account an agent created for them); someone who so far exists only through
+/// invitations gets theirs now.
+async fn ensure_own_account(
+    tx: &mut Tx,
+    user_id: &str,
+    email: &str,
+    now: Timestamp,
+) -> ApiResult<()> {
+    if !members::owned_accounts(tx, user_id).await?.is_empty() {
+        return Ok(());
+    }
+    let account_id = accounts::insert(tx, &default_account_name(email), now).await?;
+    members::insert(
+        tx,
+        &AccountScope::trusted(account_id.clone()),
+        user_id,
+        MemberRole::Owner,
+        MemberStatus::Active,
+        now,
+    )
+    .await?;
+    let actor = Actor::human(email.to_owned(), Via::Api);
+    audit::record_account(
+        tx,
+        &actor,
+        &account_id,
+        "account.signup",
+        Some(user_id),
+        json!({}),
+        now,
+    )
+    .await?;
     Ok(())
 }
 
@@ -141,17 +195,26 @@ async fn send_verification(state: &AppState, email: &str, token: &str) {
         .await;
 }
 
-/// Consumes a verification token; the caller redirects to the login page.
+/// Consumes a verification token: the mailbox is proven and the password its sign-up chose is
+/// set. A password someone else had set before (through an invite or a claim link, which others
+/// see) is replaced, and every session opened with it is revoked. Every other outstanding
+/// verification link of the person stops working. The caller redirects to the login page.
 pub async fn verify_email(state: &AppState, token: &str) -> ApiResult<()> {
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let row = one_time_tokens::consume(&mut tx, &token_hash(token), Purpose::VerifyEmail, now)
         .await?
         .ok_or_else(|| ApiError::bad_request("token: invalid or expired verification link"))?;
-    users::set_verified(&mut tx, &row.user_id).await?;
     let user = users::find_in(&mut tx, &row.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("person"))?;
+    let mut sessions_revoked = 0;
+    if let Some(hash) = &row.password_hash {
+        users::set_password_hash(&mut tx, &user.id, hash).await?;
+        sessions_revoked = session_store::delete_for_user(&mut tx, &user.id).await?;
+    }
+    users::set_mailbox_proven(&mut tx, &user.id).await?;
+    one_time_tokens::void_outstanding(&mut tx, &user.id, None, Purpose::VerifyEmail, now).await?;
     let actor = Actor::human(user.email.clone(), Via::Api);
     for account_id in members::owned_accounts(&mut tx, &row.user_id).await? {
         audit::record_account(
@@ -160,7 +223,7 @@ pub async fn verify_email(state: &AppState, token: &str) -> ApiResult<()> {
             &account_id,
             "account.verify_email",
             Some(&row.user_id),
-            json!({}),
+            json!({ "sessions_revoked": sessions_revoked }),
             now,
         )
         .await?;
@@ -220,7 +283,8 @@ pub async fn lead_prompt(
     Ok(format!("We sent the {prompt_type} prompt to {email}."))
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+/// No `Debug`: it carries the API key and the claim link.
+#[derive(Serialize, ToSchema)]
 pub struct AgentSignup {
     pub account_id: String,
     /// A working account API key, shown once.
@@ -255,6 +319,7 @@ pub async fn agent_signup(
         password_hash: None,
         name,
         verified: false,
+        mailbox_proven: false,
         signup_meta: None,
     };
     let user_id = users::insert(&mut tx, user, now)
@@ -301,7 +366,8 @@ fn claim_url(state: &AppState, token: &str) -> String {
     format!("{}/#/claim/{token}", state.config.public_url())
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+/// No `Debug`: the link is a bearer of the claim.
+#[derive(Serialize, ToSchema)]
 pub struct ClaimLink {
     pub claim_url: String,
     pub expires_at: String,
@@ -349,6 +415,9 @@ pub async fn claim_link(state: &AppState, caller: &Caller) -> ApiResult<ClaimLin
 pub struct ClaimInfo {
     pub email: String,
     pub account_name: String,
+    /// The account's live API keys (the agent's among them), so the person claiming it sees
+    /// who can act for it and can revoke what they do not want under API keys.
+    pub api_keys: Vec<keys::ApiKeyItem>,
 }
 
 /// The person and account a single-use link is for, without consuming it.
@@ -380,20 +449,35 @@ pub async fn claim_info(state: &AppState, token: &str) -> ApiResult<ClaimInfo> {
         "invalid or expired claim link",
     )
     .await?;
+    let api_keys = keys::list_in(state, &AccountScope::trusted(account.id.clone())).await?;
     Ok(ClaimInfo {
         email: user.email,
         account_name: account.name,
+        api_keys,
     })
 }
 
-/// Sets the owner's password through a claim link; proves the email; signs them in.
+/// Sets the owner's password through a claim link and signs them in. The link is checked before
+/// the password is hashed, so a stream of made-up tokens costs no hashing. The claim link lets
+/// its holder sign in, but does not prove the mailbox (the agent that signed up saw it too): the
+/// owner of the mailbox can still sign up for the address and set their own password.
 pub async fn claim_complete(
     state: &AppState,
     token: &str,
     password: String,
 ) -> ApiResult<LoginResponse> {
     check_password(&password).map_err(|msg| ApiError::bad_request(format!("password: {msg}")))?;
-    let hash = hash_password(password).await?;
+    let (user, _) = peek_link(
+        state,
+        token,
+        Purpose::Claim,
+        "invalid or expired claim link",
+    )
+    .await?;
+    if user.password_hash.is_some() {
+        return Err(ApiError::Conflict("account already claimed".to_owned()));
+    }
+    let hash = state.passwords.hash(password).await?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let row = one_time_tokens::consume(&mut tx, &token_hash(token), Purpose::Claim, now)
@@ -402,6 +486,7 @@ pub async fn claim_complete(
     let user = users::find_in(&mut tx, &row.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("person"))?;
+    // Read again inside the transaction: a verification link may have set one meanwhile.
     if user.password_hash.is_some() {
         return Err(ApiError::Conflict("account already claimed".to_owned()));
     }

@@ -3,10 +3,12 @@
 //! vendor origins and limits from the service's configuration. The only place that opens a
 //! credential.
 
+use std::net::IpAddr;
+
 use payback_connectors::database::ReadLimits;
-use payback_connectors::docdb::{DocdbConfig, DocdbCredentials};
+use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
 use payback_connectors::payments::{PaymentStage, PaymentsConfig};
-use payback_connectors::sql::{Dialect, SqlConfig, SqlCredentials};
+use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::EventMap;
 use payback_store::connections::{self as store, ConnectionRow};
@@ -92,7 +94,9 @@ pub fn dialect(kind: ConnectionKind) -> Option<Dialect> {
 }
 
 /// The database a `sql_a`/`sql_b`/`docdb` connection reads: from its sealed credentials, or
-/// (`sql_a` set up by an operator) from the host's environment variables it names.
+/// (`sql_a` set up by an operator) from the host's environment variables it names. Its hosts are
+/// resolved and checked now, and the config carries the checked addresses: the connector dials
+/// those and nothing else (see `host_guard`).
 pub async fn database(state: &AppState, row: &ConnectionRow) -> ApiResult<Database> {
     let kind = ConnectionKind::parse(&row.kind)
         .filter(|kind| kind.is_database())
@@ -100,42 +104,84 @@ pub async fn database(state: &AppState, row: &ConnectionRow) -> ApiResult<Databa
     let limits = ReadLimits::default();
     let malformed = |_| ApiError::internal("a stored credential is malformed");
     if let Some(dialect) = dialect(kind) {
-        let credentials = match settings(row)?.env {
-            // The operator chose these hosts; they may well be private.
-            Some(names) => names.resolve(&state.config.host_env)?,
-            None => {
-                let credentials =
-                    SqlCredentials::from_json(&open_secret(state, row).await?, dialect)
-                        .map_err(malformed)?;
-                guard_hosts(state, &sql_hosts(&credentials), "credentials.host").await?;
-                credentials
-            }
-        };
+        if let Some(names) = settings(row)?.env {
+            return Ok(Database::Sql(
+                names.config(&state.config.host_env, limits).await?,
+            ));
+        }
+        let credentials = SqlCredentials::from_json(&open_secret(state, row).await?, dialect)
+            .map_err(malformed)?;
+        let addresses = sql_addresses(state, &credentials).await?;
         return Ok(Database::Sql(SqlConfig {
             dialect,
             credentials,
+            addresses,
+            naming: Naming::Values,
             limits,
         }));
     }
     let credentials =
         DocdbCredentials::from_json(&open_secret(state, row).await?).map_err(malformed)?;
-    guard_hosts(state, &credentials.hosts(), "credentials.uri").await?;
+    let seeds = docdb_seeds(state, &credentials, limits).await?;
     Ok(Database::Docdb(DocdbConfig {
         credentials,
+        seeds,
         limits,
     }))
 }
 
-pub fn sql_hosts(credentials: &SqlCredentials) -> Vec<(String, u16)> {
-    vec![(credentials.host.clone(), credentials.port)]
+/// The addresses of a tenant's SQL host, resolved now and checked: 400 naming
+/// `credentials.host` when it does not resolve, or is not public (unless the instance allows
+/// private hosts).
+pub async fn sql_addresses(
+    state: &AppState,
+    credentials: &SqlCredentials,
+) -> ApiResult<Vec<IpAddr>> {
+    host_guard::resolve(
+        &credentials.host,
+        credentials.port,
+        state.config.allow_private_database_hosts,
+    )
+    .await
+    .map_err(|refusal| {
+        ApiError::bad_request(format!(
+            "credentials.host: `{}` {}",
+            credentials.host,
+            refusal.reason()
+        ))
+    })
 }
 
-/// Tenants' hosts must be public unless the instance allows private ones (see `host_guard`).
-pub async fn guard_hosts(state: &AppState, hosts: &[(String, u16)], field: &str) -> ApiResult<()> {
-    if state.config.allow_private_database_hosts {
-        return Ok(());
+/// The servers a tenant's MongoDB may be dialed at: the connection string's hosts, or its SRV
+/// record's targets as they are now, each resolved and checked like a SQL host. 400 naming
+/// `credentials.uri` and the host refused.
+pub async fn docdb_seeds(
+    state: &AppState,
+    credentials: &DocdbCredentials,
+    limits: ReadLimits,
+) -> ApiResult<Vec<Seed>> {
+    let hosts = docdb::seed_hosts(credentials, limits)
+        .await
+        .map_err(|err| ApiError::bad_request(format!("credentials.uri: {err}")))?;
+    if hosts.is_empty() {
+        return Err(ApiError::bad_request(
+            "credentials.uri: names no host to connect to",
+        ));
     }
-    host_guard::ensure_public(hosts, field).await
+    let checked = host_guard::resolve_all(&hosts, state.config.allow_private_database_hosts)
+        .await
+        .map_err(|(host, refusal)| {
+            ApiError::bad_request(format!("credentials.uri: `{host}` {}", refusal.reason()))
+        })?;
+    Ok(hosts
+        .into_iter()
+        .zip(checked)
+        .map(|((host, port), addresses)| Seed {
+            host,
+            port,
+            addresses,
+        })
+        .collect())
 }
 
 /// The connection's event maps as stored (checked when they were saved).

@@ -5,12 +5,12 @@ use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::members::MemberRow;
 use payback_store::one_time_tokens::{self, Purpose};
 use payback_store::users::NewUser;
-use payback_store::{AccountScope, accounts, members, sessions, users};
+use payback_store::{AccountScope, accounts, api_keys, members, sessions, users};
 use serde::Serialize;
 use serde_json::json;
 use utoipa::ToSchema;
 
-use crate::crypto::{hash_password, token_hash};
+use crate::crypto::token_hash;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, Person};
 use crate::mail::messages;
@@ -55,7 +55,8 @@ pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<TeamMember
         .collect())
 }
 
-#[derive(Debug, Serialize, ToSchema)]
+/// No `Debug`: the link is a bearer of the invitation.
+#[derive(Serialize, ToSchema)]
 pub struct Invitation {
     pub ok: bool,
     pub user_id: String,
@@ -104,6 +105,7 @@ pub async fn invite(
                 password_hash: None,
                 name: None,
                 verified: false,
+                mailbox_proven: false,
                 signup_meta: None,
             };
             let user_id = users::insert(&mut tx, new_user, now).await?;
@@ -186,8 +188,23 @@ fn ensure_still_invited(member: Option<&MemberRow>) -> ApiResult<()> {
     }
 }
 
-/// Accepts an invite: the membership becomes active, the email counts as proven, and a session
-/// in the inviting account is returned.
+/// How an invitee proves who they are when accepting.
+enum Admission {
+    /// A person this invite created, who belongs nowhere else, chooses their first password.
+    NewPassword(String),
+    /// Someone who already has a password typed it: as good as a login.
+    KnownPassword,
+}
+
+/// Accepts an invite: the membership becomes active and a session in the inviting account is
+/// returned.
+///
+/// The invite link is seen by the inviter as well as the invitee, so it grants membership in the
+/// inviting account and nothing else. It sets a password only for a person with none who
+/// belongs to no other account (someone this invitation brought in); anyone who already has a
+/// password must type it, as at login; and someone with another account but no password (an
+/// agent-created account not claimed yet) must claim it or sign up first. It never proves the
+/// email: the owner of the mailbox can still sign up and set their own password.
 pub async fn accept_invite(
     state: &AppState,
     token: &str,
@@ -206,42 +223,45 @@ pub async fn accept_invite(
     let peeked = one_time_tokens::peek(&state.store, &hash, Purpose::Invite, now)
         .await?
         .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
+    let account_id = peeked
+        .account_id
+        .ok_or_else(|| ApiError::internal("invite token without account"))?;
     let invitee = users::find(&state.store, &peeked.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found("person"))?;
-    let new_hash = match (&invitee.password_hash, password) {
-        (None, None) => {
-            return Err(ApiError::bad_request(
-                "password: required to accept this invite (10-200 characters)",
-            ));
-        }
-        (None, Some(password)) => Some(hash_password(password).await?),
-        // An existing login keeps its password; one sent along is ignored rather than silently
-        // replacing it through an invite link.
-        (Some(_), _) => None,
-    };
+    let admission = admit(state, &invitee, &account_id, password).await?;
     let mut tx = state.store.begin().await?;
     let row = one_time_tokens::consume(&mut tx, &hash, Purpose::Invite, now)
         .await?
         .ok_or_else(|| ApiError::bad_request("token: invalid or expired invite"))?;
-    let account_id = row
-        .account_id
-        .ok_or_else(|| ApiError::internal("invite token without account"))?;
     let scope = AccountScope::trusted(account_id.clone());
-    // Dropping `tx` on this error rolls the consumption back: the link works again if the
-    // owner enables the invitee.
+    // Dropping `tx` on any error below rolls the consumption back: the link works again.
     ensure_still_invited(
         members::find_in(&mut tx, &scope, &row.user_id)
             .await?
             .as_ref(),
     )?;
-    if let Some(new_hash) = &new_hash {
+    // Read again under the transaction: a verification link or a claim may have set a
+    // password, or another membership may have been accepted, since the checks above.
+    let current = users::find_in(&mut tx, &row.user_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("person"))?;
+    if current.password_hash != invitee.password_hash
+        || (matches!(admission, Admission::NewPassword(_))
+            && members::belongs_elsewhere((&mut tx).into(), &row.user_id, &account_id).await?)
+    {
+        return Err(ApiError::Conflict(
+            "this login changed while accepting; open the invite again".to_owned(),
+        ));
+    }
+    if let Admission::NewPassword(new_hash) = &admission {
         users::set_password_hash(&mut tx, &row.user_id, new_hash).await?;
+        // They may sign in with it from now on; their mailbox is still not proven.
+        users::set_verified(&mut tx, &row.user_id).await?;
     }
     if let Some(name) = name.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
         users::set_name(&mut tx, &row.user_id, Some(name)).await?;
     }
-    users::set_verified(&mut tx, &row.user_id).await?;
     members::accept(&mut tx, &scope, &row.user_id, now).await?;
     let session = session_service::open_session(&mut tx, &row.user_id, &account_id, now).await?;
     let actor = Actor::human(invitee.email.clone(), Via::Dashboard);
@@ -257,6 +277,53 @@ pub async fn accept_invite(
     .await?;
     tx.commit().await?;
     session_service::login_response(state, session, &row.user_id, &account_id).await
+}
+
+/// Decides how the invitee proves who they are; see [`accept_invite`] for the rule.
+async fn admit(
+    state: &AppState,
+    invitee: &users::UserRow,
+    account_id: &str,
+    password: Option<String>,
+) -> ApiResult<Admission> {
+    match &invitee.password_hash {
+        None => {
+            if members::belongs_elsewhere((&state.store).into(), &invitee.id, account_id).await? {
+                return Err(ApiError::bad_request(
+                    "token: this email already has a Payback account that is not claimed yet; \
+                     claim it from the link mailed to you, or sign up with this email to set a \
+                     password, then open this invite again",
+                ));
+            }
+            let password = password.ok_or_else(|| {
+                ApiError::bad_request(
+                    "password: required to accept this invite (10-200 characters)",
+                )
+            })?;
+            Ok(Admission::NewPassword(
+                state.passwords.hash(password).await?,
+            ))
+        }
+        Some(stored) => {
+            let password = password.ok_or_else(|| {
+                ApiError::bad_request(
+                    "password: this email already has a Payback login; enter its password to \
+                     accept (no password yet? sign up with this email to set one)",
+                )
+            })?;
+            if !state.passwords.verify(password, stored.clone()).await? {
+                return Err(ApiError::bad_request(
+                    "password: wrong password for this email",
+                ));
+            }
+            if !invitee.verified {
+                return Err(ApiError::Forbidden(
+                    "email not verified: open the confirmation link we sent you".to_owned(),
+                ));
+            }
+            Ok(Admission::KnownPassword)
+        }
+    }
 }
 
 /// Locks the account's memberships for an owner-removing change and checks, under the lock,
@@ -285,8 +352,8 @@ async fn member_or_404(
         .ok_or_else(|| ApiError::not_found("member"))
 }
 
-/// Disables a member and revokes their sessions in this account at once. You cannot disable
-/// yourself, nor the last active owner.
+/// Disables a member and revokes their sessions in this account and the API keys they created
+/// there, at once. You cannot disable yourself, nor the last active owner.
 pub async fn disable(
     state: &AppState,
     caller: &Caller,
@@ -314,7 +381,14 @@ pub async fn disable(
     }
     members::set_status(&mut tx, scope, user_id, MemberStatus::Disabled).await?;
     let revoked = sessions::delete_for_member(&mut tx, user_id, scope.account_id()).await?;
-    let payload = json!({ "email": member.email, "sessions_revoked": revoked });
+    // Keys they created (or their keys minted) go too, for good: enabling them again does not
+    // bring a key back.
+    let keys_revoked = api_keys::revoke_created_by(&mut tx, scope, user_id, now).await?;
+    let payload = json!({
+        "email": member.email,
+        "sessions_revoked": revoked,
+        "keys_revoked": keys_revoked,
+    });
     audit::record_account(
         &mut tx,
         &caller.actor(),

@@ -41,6 +41,9 @@ pub(super) struct Inbox {
 pub(super) struct NewBatch<'a> {
     pub product_id: &'a str,
     pub payload: &'a str,
+    /// How many events `payload` holds, stored beside it so the pending count never reads
+    /// payloads.
+    pub events: usize,
     pub received_at: Timestamp,
 }
 
@@ -89,18 +92,26 @@ impl Inbox {
 
     /// Appends batches in one transaction: all are durable, or none.
     pub async fn append(&self, batches: &[NewBatch<'_>]) -> StoreResult<()> {
-        let rows: Vec<(&str, i64, &str)> = batches
+        let rows: Vec<(&str, i64, &str, i64)> = batches
             .iter()
-            .map(|batch| (batch.product_id, batch.received_at.millis(), batch.payload))
+            .map(|batch| {
+                // A batch holds at most a few thousand events; saturate rather than fail.
+                let events = i64::try_from(batch.events).unwrap_or(i64::MAX);
+                let at = batch.received_at.millis();
+                (batch.product_id, at, batch.payload, events)
+            })
             .collect();
         let mut tx = self.db.begin().await?;
         for chunk in rows.chunks(APPEND_CHUNK) {
             on_tx!(&mut tx, conn => {
                 let mut query = QueryBuilder::new(
-                    "INSERT INTO event_inbox (product_id, received_at, payload) ",
+                    "INSERT INTO event_inbox (product_id, received_at, payload, events) ",
                 );
-                query.push_values(chunk, |mut row, (product, at, payload)| {
-                    row.push_bind(*product).push_bind(*at).push_bind(payload);
+                query.push_values(chunk, |mut row, (product, at, payload, events)| {
+                    row.push_bind(*product)
+                        .push_bind(*at)
+                        .push_bind(payload)
+                        .push_bind(*events);
                 });
                 query.build().execute(conn).await.map(|done| done.rows_affected())
             })?;
@@ -118,6 +129,27 @@ impl Inbox {
             }
             query.build_query_scalar().fetch_one(pool).await
         })?)
+    }
+
+    /// How many events of these products wait to be folded. The product index holds each
+    /// row's event count, so this sums index entries and never reads a payload (on SQLite a
+    /// payload spills onto overflow pages that a column stored after it would be read through).
+    pub async fn pending_events(&self, product_ids: &[&str]) -> StoreResult<u64> {
+        if product_ids.is_empty() {
+            return Ok(0);
+        }
+        let sum: i64 = on_db!(&self.db, pool => {
+            let mut query = QueryBuilder::new(
+                "SELECT CAST(COALESCE(SUM(events), 0) AS BIGINT) FROM event_inbox WHERE product_id IN (",
+            );
+            let mut list = query.separated(", ");
+            for product in product_ids {
+                list.push_bind(*product);
+            }
+            query.push(")");
+            query.build_query_scalar().fetch_one(pool).await
+        })?;
+        Ok(u64::try_from(sum).unwrap_or(0))
     }
 
     /// Up to `limit` pending batches, oldest first.

@@ -1,11 +1,14 @@
 //! Identity stitching inside a batch: which anonymous ids are already linked to a user, and
-//! the merge of an anonymous identity's rows into its user's when a batch links them.
+//! the merge of an anonymous identity's rows into its user's when a batch links them; with
+//! `emails.rs`, who holds each email the batch names, and the merge of an email-only identity
+//! into the identity that claims its email.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
 
-use super::moves::move_to_users;
+use super::emails::Claims;
+use super::moves::{MoveTo, StoredProfile, move_identities};
 use super::rollups::{ProfileDelta, upsert_profiles};
 use super::{CHUNK, EventRecord, anonymous_identity, user_identity};
 use crate::Tx;
@@ -55,39 +58,85 @@ async fn known_links(
     Ok(links)
 }
 
-/// Links anonymous ids the batch sees together with a user id, merging what the anonymous
-/// identity already had into the user's. Returns every link relevant to the batch.
+/// Who the batch's ids and emails are, once it is stitched.
+#[derive(Debug, Default)]
+pub(super) struct Stitched {
+    /// Anonymous id -> user id, for every linked anonymous id of the batch.
+    pub links: HashMap<String, String>,
+    /// Email -> the identity an event with that email and neither id counts under, for every
+    /// email of the batch.
+    pub by_email: HashMap<String, String>,
+}
+
+/// Links anonymous ids the batch sees together with a user id, or with an email a user holds
+/// (`emails.rs`), merging what the anonymous identity already had into the user's; records who
+/// holds the batch's emails, merging an email-only identity into the identity that claims its
+/// email. The events are taken in arrival order.
 pub(super) async fn link_identities(
     tx: &mut Tx,
     product_id: &str,
     events: &[&EventRecord],
     now: Timestamp,
     recompute: &mut BTreeSet<String>,
-) -> StoreResult<HashMap<String, String>> {
-    let anonymous: BTreeSet<&str> = events
+) -> StoreResult<Stitched> {
+    let mut anonymous: BTreeSet<&str> = events
         .iter()
         .filter_map(|e| e.anonymous_id.as_deref())
         .collect();
-    if anonymous.is_empty() {
-        return Ok(HashMap::new());
+    let emails: BTreeSet<&str> = events.iter().filter_map(|e| e.email.as_deref()).collect();
+    // Batches without emails (most browser traffic) pay nothing for them.
+    let (mut claims, holding) = if emails.is_empty() {
+        (None, Vec::new())
+    } else {
+        let (claims, holding) = Claims::load(tx, product_id, &emails).await?;
+        (Some(claims), holding)
+    };
+    anonymous.extend(holding.iter().map(String::as_str));
+    if anonymous.is_empty() && claims.is_none() {
+        return Ok(Stitched::default());
     }
-    let mut links: HashMap<String, String> = known_links(tx, product_id, &anonymous).await?;
+    let mut links: HashMap<String, String> = if anonymous.is_empty() {
+        HashMap::new()
+    } else {
+        known_links(tx, product_id, &anonymous).await?
+    };
     let mut new_links: Vec<(String, String)> = Vec::new();
-    for event in events {
-        let (Some(anonymous), Some(user)) = (&event.anonymous_id, &event.user_id) else {
-            continue;
-        };
-        if links.contains_key(anonymous) {
-            continue;
+    let mut link = |anonymous: &str, user: &str, links: &mut HashMap<String, String>| {
+        if !links.contains_key(anonymous) {
+            links.insert(anonymous.to_owned(), user.to_owned());
+            new_links.push((anonymous.to_owned(), user.to_owned()));
+            recompute.insert(user_identity(user));
         }
-        links.insert(anonymous.clone(), user.clone());
-        new_links.push((anonymous.clone(), user.clone()));
-        recompute.insert(user_identity(user));
+    };
+    for event in events {
+        if let (Some(anonymous), Some(user)) = (&event.anonymous_id, &event.user_id) {
+            link(anonymous, user, &mut links);
+        }
+        if let (Some(claims), Some(email)) = (claims.as_mut(), &event.email)
+            && let Some((anonymous, user)) = claims.claim(event, email, &links)
+        {
+            link(&anonymous, &user, &mut links);
+        }
     }
     for chunk in new_links.chunks(CHUNK) {
         merge_anonymous_into_users(tx, product_id, chunk, now).await?;
     }
-    Ok(links)
+    let Some(claims) = claims else {
+        return Ok(Stitched {
+            links,
+            by_email: HashMap::new(),
+        });
+    };
+    claims.write(tx, product_id).await?;
+    let claimed = claims.claimed_from_nobody(&links);
+    for chunk in claimed.chunks(CHUNK) {
+        merge_email_identities(tx, product_id, chunk).await?;
+        recompute.extend(chunk.iter().map(|(_, holder)| holder.clone()));
+    }
+    Ok(Stitched {
+        by_email: claims.identities(&links),
+        links,
+    })
 }
 
 /// Records `links` (anonymous id, user id) and moves what the anonymous identities had (touches,
@@ -111,14 +160,38 @@ async fn merge_anonymous_into_users(
         .iter()
         .map(|(anonymous, _)| anonymous_identity(anonymous))
         .collect();
-    let moved = move_to_users(tx, product_id, &anonymous).await?;
+    let moved = move_identities(tx, product_id, &anonymous, MoveTo::LinkedUsers).await?;
     let user_of: HashMap<String, String> = links
         .iter()
         .map(|(anonymous, user)| (anonymous_identity(anonymous), user_identity(user)))
         .collect();
+    absorb_profiles(tx, product_id, moved, &user_of).await
+}
+
+/// Moves what the email-only identities of `moves` (`e:<email>`, the identity it moves to) had
+/// to their email's holder, recorded before in `email_identities`.
+async fn merge_email_identities(
+    tx: &mut Tx,
+    product_id: &str,
+    moves: &[(String, String)],
+) -> StoreResult<()> {
+    let identities: Vec<String> = moves.iter().map(|(from, _)| from.clone()).collect();
+    let moved = move_identities(tx, product_id, &identities, MoveTo::EmailHolders).await?;
+    let holder_of: HashMap<String, String> = moves.iter().cloned().collect();
+    absorb_profiles(tx, product_id, moved, &holder_of).await
+}
+
+/// Merges the profiles taken off moved identities into those of the identities they moved to
+/// (`target_of`).
+async fn absorb_profiles(
+    tx: &mut Tx,
+    product_id: &str,
+    moved: Vec<StoredProfile>,
+    target_of: &HashMap<String, String>,
+) -> StoreResult<()> {
     let mut deltas: BTreeMap<String, ProfileDelta> = BTreeMap::new();
     for stored in moved {
-        let Some(user) = user_of.get(&stored.identity) else {
+        let Some(target) = target_of.get(&stored.identity) else {
             continue;
         };
         let delta = ProfileDelta {
@@ -128,10 +201,10 @@ async fn merge_anonymous_into_users(
             acquired_at: stored.acquired_at,
             revenue_cents: stored.revenue_cents,
         };
-        match deltas.get_mut(user) {
+        match deltas.get_mut(target) {
             Some(existing) => existing.absorb(delta),
             None => {
-                deltas.insert(user.clone(), delta);
+                deltas.insert(target.clone(), delta);
             }
         }
     }

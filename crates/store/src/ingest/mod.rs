@@ -3,14 +3,18 @@
 //! One call, one transaction (the caller's). In order:
 //! 1. anonymous ids seen with a user id are linked (first link wins) and their touches, revenue
 //!    rows, daily rows and profile are merged into the user's identity (their earlier events
-//!    keep the identity they were stored under: `identity_sql.rs`);
-//! 2. each event resolves to its canonical identity (`u:<user>` or `a:<anonymous>`);
+//!    keep the identity they were stored under: `identity_sql.rs`); the emails events name are
+//!    claimed (`emails.rs`: an anonymous id naming a user's email is linked to the user, and an
+//!    email-only identity whose email is claimed is merged into its holder the same way);
+//! 2. each event resolves to its canonical identity (`u:<user>`, `a:<anonymous>`, or for an
+//!    event with only an email its holder's, `e:<email>` while nobody holds it);
 //! 3. events are inserted, duplicates (same dedupe id in the namespace) dropped;
 //! 4. for the new events only: daily rollups, identity profiles (first touch, acquisition,
 //!    revenue), touches (channel-bearing events with an identity), revenue rows;
 //! 5. the last touch of every revenue row of the identities touched is recomputed, so events
 //!    arriving out of order or identities merging never leave a stale last touch.
 
+mod emails;
 pub mod failures;
 mod inbox;
 mod keys;
@@ -139,17 +143,21 @@ pub async fn write_batches(
         .unwrap_or(Timestamp::from_millis(0));
 
     let mut recompute: BTreeSet<String> = BTreeSet::new();
-    let links = link_identities(tx, product_id, &events, linked_at, &mut recompute).await?;
+    let stitched = link_identities(tx, product_id, &events, linked_at, &mut recompute).await?;
     let identities: Vec<Option<String>> = events
         .iter()
         .map(|event| match (&event.user_id, &event.anonymous_id) {
             (Some(user), _) => Some(user_identity(user)),
             (None, Some(anonymous)) => Some(
-                links
+                stitched
+                    .links
                     .get(anonymous)
                     .map_or_else(|| anonymous_identity(anonymous), |user| user_identity(user)),
             ),
-            (None, None) => None,
+            (None, None) => event
+                .email
+                .as_ref()
+                .and_then(|email| stitched.by_email.get(email).cloned()),
         })
         .collect();
 

@@ -4,6 +4,10 @@
 //! key (`substr(identity, 3)` strips the `a:` prefix). Events are not moved: they keep the
 //! identity they were stored under, and readers resolve it (`identity_sql.rs`).
 //!
+//! Email-only identities (`e:<email>`) whose email someone just claimed move the same way, each
+//! row finding its email's holder in `email_identities` (written before), and a holding
+//! anonymous identity's user in `identity_links`.
+//!
 //! Each table is reached through an index leading with product and identity (the daily rows'
 //! `stage_identity_days_by_identity`, the touches' and revenue rows' own keys), so a merge costs
 //! what the identity has, not the product's history.
@@ -20,7 +24,7 @@ use crate::Tx;
 use crate::error::StoreResult;
 use crate::identity_sql;
 
-/// A profile taken off an anonymous identity, to be merged into its user's.
+/// A profile taken off a moved identity, to be merged into the identity it moved to.
 #[derive(sqlx::FromRow)]
 pub(super) struct StoredProfile {
     pub identity: String,
@@ -34,20 +38,34 @@ pub(super) struct StoredProfile {
 
 const PROFILE_COLUMNS: &str = "identity, first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, revenue_cents";
 
-/// Moves the daily rows, touches and revenue rows of the `anonymous` identities (`a:<id>`) to
-/// their linked users, and deletes and returns their profiles.
-pub(super) async fn move_to_users(
+/// Where the moved identities' rows go.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum MoveTo {
+    /// Anonymous identities (`a:<id>`) to their linked users.
+    LinkedUsers,
+    /// Email-only identities (`e:<email>`) to their email's holder now.
+    EmailHolders,
+}
+
+/// Moves the daily rows, touches and revenue rows of the `identities` to where `to` says, and
+/// deletes and returns their profiles.
+pub(super) async fn move_identities(
     tx: &mut Tx,
     product_id: &str,
-    anonymous: &[String],
+    identities: &[String],
+    to: MoveTo,
 ) -> StoreResult<Vec<StoredProfile>> {
+    let (sqlite_moves, postgres_moves) = match to {
+        MoveTo::LinkedUsers => (&SQLITE_MOVES, &POSTGRES_MOVES),
+        MoveTo::EmailHolders => (&SQLITE_EMAIL_MOVES, &POSTGRES_EMAIL_MOVES),
+    };
     match tx {
         Tx::Sqlite(conn) => {
-            for (head, tail) in SQLITE_MOVES {
-                let mut query = sqlx::QueryBuilder::new(head);
+            for (head, tail) in sqlite_moves {
+                let mut query = sqlx::QueryBuilder::new(*head);
                 query.push_bind(product_id).push(" AND identity IN (");
                 let mut list = query.separated(", ");
-                for identity in anonymous {
+                for identity in identities {
                     list.push_bind(identity);
                 }
                 query.push(")").push(tail);
@@ -57,17 +75,17 @@ pub(super) async fn move_to_users(
                 sqlx::QueryBuilder::new("DELETE FROM identity_profiles WHERE product_id = ");
             query.push_bind(product_id).push(" AND identity IN (");
             let mut list = query.separated(", ");
-            for identity in anonymous {
+            for identity in identities {
                 list.push_bind(identity);
             }
             query.push(") RETURNING ").push(PROFILE_COLUMNS);
             Ok(query.build_query_as().fetch_all(&mut **conn).await?)
         }
         Tx::Postgres(conn) => {
-            for statement in POSTGRES_MOVES {
-                sqlx::query(statement)
+            for statement in postgres_moves {
+                sqlx::query(*statement)
                     .bind(product_id)
-                    .bind(anonymous)
+                    .bind(identities)
                     .execute(&mut **conn)
                     .await?;
             }
@@ -79,7 +97,7 @@ pub(super) async fn move_to_users(
             );
             Ok(sqlx::query_as(sqlx::AssertSqlSafe(profiles))
                 .bind(product_id)
-                .bind(anonymous)
+                .bind(identities)
                 .fetch_all(&mut **conn)
                 .await?)
         }
@@ -145,6 +163,72 @@ const POSTGRES_MOVES: [&str; 3] = [
     concat!(
         "UPDATE transactions SET identity = ",
         identity_sql::linked_user!("transactions"),
+        " WHERE ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
+           SELECT ctid FROM transactions WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
+    ),
+];
+
+/// As [`SQLITE_MOVES`], for email-only identities: `<head> product_id = ? AND identity IN (...)
+/// <tail>`, in order. The daily rows are grouped by their holder: two emails one person claims
+/// in a fold must not hit the same row twice in one upsert. (The holder is looked up in a
+/// sub-select rather than joined: the `identity` the list filters on must name one column.)
+const SQLITE_EMAIL_MOVES: [(&str, &str); 4] = [
+    (
+        concat!(
+            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
+             SELECT product_id, stage, day, holder, CAST(SUM(events) AS BIGINT) FROM (\
+             SELECT s.product_id, s.stage, s.day, ",
+            identity_sql::email_holder!("s"),
+            " AS holder, s.events FROM stage_identity_days s INDEXED BY stage_identity_days_by_identity \
+             WHERE s.product_id = "
+        ),
+        ") AS moved GROUP BY product_id, stage, day, holder \
+         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+    ),
+    ("DELETE FROM stage_identity_days WHERE product_id = ", ""),
+    (
+        concat!(
+            "UPDATE identity_touches SET identity = ",
+            identity_sql::email_holder!("identity_touches"),
+            " WHERE product_id = "
+        ),
+        "",
+    ),
+    (
+        concat!(
+            "UPDATE transactions SET identity = ",
+            identity_sql::email_holder!("transactions"),
+            " WHERE product_id = "
+        ),
+        "",
+    ),
+];
+
+/// As [`POSTGRES_MOVES`], for email-only identities. `$1` the product, `$2` the identities.
+const POSTGRES_EMAIL_MOVES: [&str; 3] = [
+    "WITH gone AS (\
+       DELETE FROM stage_identity_days WHERE ctid = ANY(ARRAY(\
+         SELECT s.ctid FROM unnest($2::text[]) AS m(identity) \
+         CROSS JOIN LATERAL (SELECT ctid FROM stage_identity_days \
+           WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS s)) \
+       RETURNING stage, day, identity, events), \
+     moved AS (\
+       SELECT gone.stage, gone.day, COALESCE('u:' || l.user_id, o.identity) AS identity, gone.events FROM gone \
+       JOIN email_identities o ON o.product_id = $1 AND o.email = substr(gone.identity, 3) \
+       LEFT JOIN identity_links l ON l.product_id = $1 AND substr(o.identity, 1, 2) = 'a:' \
+         AND l.anonymous_id = substr(o.identity, 3)) \
+     INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
+     SELECT $1, stage, day, identity, CAST(SUM(events) AS BIGINT) FROM moved GROUP BY stage, day, identity \
+     ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+    concat!(
+        "UPDATE identity_touches SET identity = ",
+        identity_sql::email_holder!("identity_touches"),
+        " WHERE ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
+           SELECT ctid FROM identity_touches WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
+    ),
+    concat!(
+        "UPDATE transactions SET identity = ",
+        identity_sql::email_holder!("transactions"),
         " WHERE ctid = ANY(ARRAY(SELECT t.ctid FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
            SELECT ctid FROM transactions WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS t))"
     ),

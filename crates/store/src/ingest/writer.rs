@@ -10,14 +10,17 @@
 //! share in one transaction with `write_batches`; the more that queued, the more each dirtied
 //! index page and each commit is shared. Readers that must see every accepted event call
 //! [`IngestWriter::settle`] first: it folds what is pending up to that moment (for one product,
-//! or for all), so reports stay exact while the request path stays short.
+//! or for all), so reports stay exact while the request path stays short. Readers that must
+//! answer in bounded time whatever the backlog (reports on a dashboard during a backfill) call
+//! [`IngestWriter::settle_within`] instead: exact when the fold catches up in time, otherwise
+//! an answer from what is folded and the count of events still pending.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 use std::time::Duration;
 
 use payback_domain::Timestamp;
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::{Mutex, Notify, OwnedRwLockWriteGuard, RwLock, mpsc, oneshot};
 
 use super::inbox::{Inbox, NewBatch, Pending, PendingBatch, encode, set_aside};
 use super::{Batch, BatchOutcome, EventRecord, write_batches};
@@ -73,6 +76,10 @@ pub struct IngestWriter {
     lanes: Arc<[mpsc::Sender<Job>]>,
     settle: mpsc::Sender<Settle>,
     inbox: Inbox,
+    /// Taken shared by the folder for each fold, and exclusively by [`Self::pause_folding`].
+    folding: Arc<RwLock<()>>,
+    /// The exclusive hold while folding is paused.
+    paused: Arc<Mutex<Option<OwnedRwLockWriteGuard<()>>>>,
 }
 
 impl IngestWriter {
@@ -95,16 +102,20 @@ impl IngestWriter {
             })
             .collect();
         let (settle, settles) = mpsc::channel(LANE_CAPACITY);
+        let folding = Arc::new(RwLock::new(()));
         let folder = Folder {
             db: db.for_ingest_writer(),
             inbox: inbox.clone(),
             store: db.clone(),
+            folding: folding.clone(),
         };
         tokio::spawn(folder.run(appended, settles));
         Ok(Self {
             lanes,
             settle,
             inbox,
+            folding,
+            paused: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -141,6 +152,52 @@ impl IngestWriter {
     /// health, the jobs).
     pub async fn settle_all(&self) -> StoreResult<()> {
         self.ask_to_settle(None).await
+    }
+
+    /// [`Self::settle`], waiting at most `wait`: a backlog (a burst, a backfill) can take
+    /// minutes to fold, and a reader on a dashboard should not wait for it. Returns how many of
+    /// the product's accepted events are still not folded, so the reader can say so: 0 when
+    /// the fold caught up in time. A fold is one transaction per product, so the tables read
+    /// afterwards hold whole batches, never part of one.
+    pub async fn settle_within(&self, product_id: &str, wait: Duration) -> StoreResult<u64> {
+        match tokio::time::timeout(wait, self.settle(product_id)).await {
+            Ok(settled) => settled.map(|()| 0),
+            // Dropping the wait also withdraws the request, so the folder goes back to folding
+            // oldest first instead of favouring a product nobody waits for any more.
+            Err(_) => self.inbox.pending_events(&[product_id]).await,
+        }
+    }
+
+    /// [`Self::settle_all`], waiting at most `wait`; true when everything accepted before the
+    /// call was folded in time. Count what is left with [`Self::pending_events`].
+    pub async fn settle_all_within(&self, wait: Duration) -> StoreResult<bool> {
+        match tokio::time::timeout(wait, self.settle_all()).await {
+            Ok(settled) => settled.map(|()| true),
+            Err(_) => Ok(false),
+        }
+    }
+
+    /// How many accepted events of these products are not folded yet: one indexed sum over
+    /// their inbox rows, which store their event count beside the payload.
+    pub async fn pending_events(&self, product_ids: &[&str]) -> StoreResult<u64> {
+        self.inbox.pending_events(product_ids).await
+    }
+
+    /// Stops folding until [`Self::resume_folding`]: returns once a fold in progress has
+    /// ended, and none starts meanwhile. Appends go on, and readers that settle wait as long
+    /// as they are allowed to (an unbounded [`Self::settle`] waits until folding resumes).
+    /// Tests use it to hold a backlog in place; an operator could use it to take the fold off
+    /// a busy database for a while without refusing events.
+    pub async fn pause_folding(&self) {
+        let mut paused = self.paused.lock().await;
+        if paused.is_none() {
+            *paused = Some(self.folding.clone().write_owned().await);
+        }
+    }
+
+    /// Lets the folder go on after [`Self::pause_folding`]; a no-op when not paused.
+    pub async fn resume_folding(&self) {
+        self.paused.lock().await.take();
     }
 
     async fn ask_to_settle(&self, product_id: Option<String>) -> StoreResult<()> {
@@ -217,6 +274,7 @@ impl Job {
         NewBatch {
             product_id: &self.product_id,
             payload: &self.payload,
+            events: self.events,
             received_at: self.received_at,
         }
     }
@@ -230,6 +288,8 @@ struct Folder {
     /// The service's pool. Once it is closed the service is shutting down, and the folder
     /// stops (and closes its own pool) instead of retrying against a closed one.
     store: Db,
+    /// Held shared for each fold, so a pause waits for the fold in progress.
+    folding: Arc<RwLock<()>>,
 }
 
 impl Folder {
@@ -274,14 +334,16 @@ impl Folder {
         self.db.close().await;
     }
 
-    /// Folds what `settle` waits for, then answers it.
+    /// Folds what `settle` waits for, then answers it. A reader that stopped waiting (its
+    /// bounded wait ran out) is not folded for any further: the readers queued behind it, and
+    /// the oldest batches of every product, come first again.
     async fn answer(&self, settle: Settle) {
         let which = Pending {
             product_id: settle.product_id.as_deref(),
             through: Some(settle.through),
         };
         let outcome = async {
-            while self.fold(which).await? > 0 {}
+            while !settle.reply.is_closed() && self.fold(which).await? > 0 {}
             Ok(())
         }
         .await;
@@ -290,6 +352,7 @@ impl Folder {
 
     /// Folds up to [`FOLD_BATCHES`] pending batches; returns how many it took off the inbox.
     async fn fold(&self, which: Pending<'_>) -> StoreResult<usize> {
+        let _folding = self.folding.read().await;
         let pending = self.inbox.pending(which, FOLD_BATCHES).await?;
         if pending.is_empty() {
             return Ok(0);

@@ -84,6 +84,9 @@ pub struct Coverage {
     pub events_with_channel: i64,
     pub transactions_total: i64,
     pub transactions_with_identity: i64,
+    /// Emails a second user named in the window while the first held them (their events count
+    /// for the first: `ingest/emails.rs`).
+    pub email_conflicts: i64,
 }
 
 pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Coverage> {
@@ -101,6 +104,12 @@ pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Cove
          WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3")
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
         .fetch_one(pool).await)?;
+    // Through the partial index of conflicting emails: a range of the rare rows that have one.
+    let email_conflicts: i64 = on_db!(db, pool => sqlx::query_scalar(
+        "SELECT COUNT(*) FROM email_identities \
+         WHERE product_id = $1 AND conflict_at IS NOT NULL AND conflict_at >= $2 AND conflict_at < $3")
+        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        .fetch_one(pool).await)?;
     Ok(Coverage {
         identities_total,
         identities_with_channel,
@@ -108,6 +117,7 @@ pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Cove
         events_with_channel,
         transactions_total,
         transactions_with_identity,
+        email_conflicts,
     })
 }
 

@@ -23,7 +23,8 @@ async fn an_empty_product_reads_zero(app: TestApp) {
             "totals": {"revenue_cents": 0, "spend_cents": 0, "attributed_first_cents": 0, "unattributed_cents": 0},
             "primary_goal": null,
             "coverage": {"identities_total": 0, "identities_with_channel": 0, "events_total": 0,
-                "events_with_channel": 0, "transactions_total": 0, "transactions_with_identity": 0}})
+                "events_with_channel": 0, "transactions_total": 0, "transactions_with_identity": 0,
+                "email_conflicts": 0}})
     );
     let sales = get(&app, &key, "/products/empty/attribution/sales?days=7").await;
     assert_eq!(sales, json!({"window_days": 7, "total": 0, "sales": []}));

@@ -195,7 +195,8 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
     assert_eq!(
         report["coverage"],
         json!({"identities_total": 4, "identities_with_channel": 3, "events_total": 10,
-        "events_with_channel": 4, "transactions_total": 5, "transactions_with_identity": 4})
+        "events_with_channel": 4, "transactions_total": 5, "transactions_with_identity": 4,
+        "email_conflicts": 0})
     );
     let names: Vec<&str> = report["channels"]
         .as_array()

@@ -1,5 +1,6 @@
 //! The oracle: the synthetic dataset with identities resolved here (an anonymous id linked to a
-//! user is that user), and the attribution, sales and ads reports computed from it plainly.
+//! user is that user; an event known only by its email is whoever holds the email), and the
+//! attribution, sales and ads reports computed from it plainly.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -16,32 +17,105 @@ struct Ev<'a> {
     identity: Option<String>,
 }
 
+/// Who holds an email, as the README states the rule.
+#[derive(Debug, Clone, PartialEq)]
+enum Holder<'a> {
+    User(&'a str),
+    /// An anonymous id that named the email before any user did.
+    Visitor(&'a str),
+    /// Only charges (events with neither id) named it so far: the identity `e:<email>`.
+    Nobody,
+}
+
 /// The dataset with identities resolved: an anonymous id seen with a user id is that user
-/// (first link in arrival order wins); the canonical identity is the user if known.
+/// (first link in arrival order wins); the canonical identity is the user if known. An email is
+/// held by the first identity that names it: a user holds it for good (a second user naming it
+/// is a conflict, counted, and changes nothing); a visitor holds it until a user names it, and is
+/// then linked to that user; a visitor naming a user's email is linked to that user. An event
+/// with only an email is its holder, or `e:<email>` while nobody holds it.
 pub(crate) struct World<'a> {
     events: Vec<Ev<'a>>,
     by_identity: HashMap<String, Vec<usize>>,
     spend: &'a [SpendRow],
+    /// Email -> the latest time an event named it with a user other than its holder.
+    conflicts: HashMap<String, i64>,
+    /// Charges that arrived while nobody held their email, and later found a holder.
+    claimed_late: usize,
 }
 
 impl<'a> World<'a> {
     pub(crate) fn new(data: &'a Dataset) -> Self {
         let mut links: HashMap<&str, &str> = HashMap::new();
+        let mut holders: HashMap<String, Holder> = HashMap::new();
+        let mut conflicts: HashMap<String, i64> = HashMap::new();
+        let mut unheld_on_arrival: Vec<String> = Vec::new();
         for e in &data.events {
             if let (Some(a), Some(u)) = (&e.anonymous_id, &e.user_id) {
                 links.entry(a.as_str()).or_insert(u.as_str());
             }
+            let Some(email) = e.email.as_deref().map(|m| m.trim().to_ascii_lowercase()) else {
+                continue;
+            };
+            let seen_as = match (&e.user_id, &e.anonymous_id) {
+                (Some(u), _) => Some(Holder::User(u)),
+                (None, Some(a)) => Some(
+                    links
+                        .get(a.as_str())
+                        .map_or(Holder::Visitor(a), |u| Holder::User(u)),
+                ),
+                (None, None) => None,
+            };
+            let holder = holders.get(&email).cloned().map(|h| match h {
+                Holder::Visitor(a) => links.get(a).map_or(h, |u| Holder::User(u)),
+                other => other,
+            });
+            if seen_as.is_none() && matches!(holder, None | Some(Holder::Nobody)) {
+                unheld_on_arrival.push(email.clone());
+            }
+            match (seen_as, holder) {
+                (None, None) => {
+                    holders.insert(email, Holder::Nobody);
+                }
+                (Some(who), None | Some(Holder::Nobody)) => {
+                    holders.insert(email, who);
+                }
+                (Some(Holder::User(u)), Some(Holder::Visitor(a))) => {
+                    links.insert(a, u);
+                    holders.insert(email, Holder::User(u));
+                }
+                (Some(Holder::Visitor(a)), Some(Holder::User(u))) => {
+                    links.insert(a, u);
+                }
+                (Some(Holder::User(u)), Some(Holder::User(owner))) if u != owner => {
+                    let at = conflicts.entry(email).or_insert(i64::MIN);
+                    *at = (*at).max(e.occurred_at.millis());
+                }
+                _ => {}
+            }
         }
+        let claimed_late = unheld_on_arrival
+            .iter()
+            .filter(|email| holders[*email] != Holder::Nobody)
+            .count();
+        let anonymous = |a: &str| match links.get(a) {
+            Some(u) => format!("u:{u}"),
+            None => format!("a:{a}"),
+        };
         let mut events = Vec::new();
         let mut by_identity: HashMap<String, Vec<usize>> = HashMap::new();
         for (index, src) in data.events.iter().enumerate() {
-            let identity = match (&src.user_id, &src.anonymous_id) {
-                (Some(u), _) => Some(format!("u:{u}")),
-                (None, Some(a)) => Some(match links.get(a.as_str()) {
-                    Some(u) => format!("u:{u}"),
-                    None => format!("a:{a}"),
-                }),
-                (None, None) => None,
+            let identity = match (&src.user_id, &src.anonymous_id, &src.email) {
+                (Some(u), _, _) => Some(format!("u:{u}")),
+                (None, Some(a), _) => Some(anonymous(a)),
+                (None, None, Some(email)) => {
+                    let email = email.trim().to_ascii_lowercase();
+                    Some(match &holders[&email] {
+                        Holder::User(u) => format!("u:{u}"),
+                        Holder::Visitor(a) => anonymous(a),
+                        Holder::Nobody => format!("e:{email}"),
+                    })
+                }
+                (None, None, None) => None,
             };
             if let Some(id) = &identity {
                 by_identity.entry(id.clone()).or_default().push(index);
@@ -58,7 +132,45 @@ impl<'a> World<'a> {
             events,
             by_identity,
             spend: &data.spend,
+            conflicts,
+            claimed_late,
         }
+    }
+
+    /// Emails with a conflicting claim in the window.
+    fn email_conflicts(&self, w: &Win) -> usize {
+        self.conflicts.values().filter(|at| w.has(**at)).count()
+    }
+
+    /// How many revenue rows of the whole dataset carry only an email, and how many of those
+    /// belong to a user, to a visitor without one, or to nobody (the scenarios the emails test
+    /// must cover, whatever the seed).
+    pub(crate) fn email_charges(&self) -> (usize, usize, usize) {
+        let charges = self.events.iter().filter(|e| {
+            e.src.value.is_some()
+                && e.src.email.is_some()
+                && e.src.user_id.is_none()
+                && e.src.anonymous_id.is_none()
+        });
+        let mut counts = (0, 0, 0);
+        for e in charges {
+            match e.identity.as_deref().map(|id| &id[..2]) {
+                Some("u:") => counts.0 += 1,
+                Some("a:") => counts.1 += 1,
+                _ => counts.2 += 1,
+            }
+        }
+        counts
+    }
+
+    /// Emails two users claimed, over the whole dataset.
+    pub(crate) fn conflicted_emails(&self) -> usize {
+        self.conflicts.len()
+    }
+
+    /// Email-only events that arrived before anyone held their email, and found a holder later.
+    pub(crate) fn claimed_late(&self) -> usize {
+        self.claimed_late
     }
 
     fn of(&self, identity: &str) -> impl Iterator<Item = &Ev<'a>> {
@@ -231,6 +343,7 @@ pub(crate) fn expected_report(world: &World, w: &Win, days: i64) -> Value {
             "events_with_channel": in_window.iter().filter(|e| e.src.intended_channel.is_some()).count(),
             "transactions_total": revenue_rows.len(),
             "transactions_with_identity": revenue_rows.iter().filter(|e| e.identity.is_some()).count(),
+            "email_conflicts": world.email_conflicts(w),
         },
     })
 }

@@ -1,4 +1,5 @@
-//! API keys: create, list, use and revoke; names; other accounts' keys answer 404.
+//! API keys: create, list, use and revoke; names; creators (a person, or none for agents' keys);
+//! other accounts' keys answer 404.
 
 use super::*;
 
@@ -35,6 +36,7 @@ async fn api_keys_create_list_use_revoke(app: TestApp) {
             "prefix": key[.."svc_live_".len() + 4],
             "created_at": app.clock.now().to_rfc3339(),
             "last_used_at": null,
+            "created_by": { "id": ann.user_id, "email": "ann@example.com" },
         })
     );
 
@@ -197,8 +199,89 @@ async fn other_accounts_keys_answer_404(app: TestApp) {
     assert_eq!(ann_list.body[0]["id"], ann_key_id);
 }
 
+/// The `created_by` of each listed key, by key name.
+async fn creators(app: &TestApp, token: &str) -> Vec<(String, Value)> {
+    app.get("/auth/keys", Some(token))
+        .await
+        .expect(200)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["name"].as_str().unwrap().to_owned(),
+                k["created_by"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// A key minted through a key answers to the same person as the key that minted it.
+async fn keys_minted_by_keys_keep_their_creator(app: TestApp) {
+    let ann = app.signup_verified("ann@example.com").await;
+    let first = app
+        .post("/auth/keys", Some(&ann.token), json!({ "name": "first" }))
+        .await
+        .expect(200)["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let second = app
+        .post("/auth/keys", Some(&first), json!({ "name": "second" }))
+        .await
+        .expect(200)["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.post("/auth/keys", Some(&second), json!({ "name": "third" }))
+        .await
+        .expect(200);
+    let ann_ref = json!({ "id": ann.user_id, "email": "ann@example.com" });
+    assert_eq!(
+        creators(&app, &second).await,
+        vec![
+            ("first".to_owned(), ann_ref.clone()),
+            ("second".to_owned(), ann_ref.clone()),
+            ("third".to_owned(), ann_ref),
+        ]
+    );
+}
+
+/// An agent's sign-up key has no creator, and neither has a key it mints: no person stands
+/// behind them until someone claims the account.
+async fn agent_keys_have_no_creator(app: TestApp) {
+    let body = app
+        .post(
+            "/auth/agent-signup",
+            None,
+            json!({ "email": "founder@example.com", "name": "Founder Co" }),
+        )
+        .await
+        .expect(200)
+        .clone();
+    let agent_key = body["api_key"].as_str().unwrap();
+    let minted = app
+        .post("/auth/keys", Some(agent_key), json!({ "name": "minted" }))
+        .await
+        .expect(200)["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        creators(&app, agent_key).await,
+        vec![
+            ("agent".to_owned(), Value::Null),
+            ("minted".to_owned(), Value::Null),
+        ]
+    );
+    // Both still work: no membership stands behind them to be disabled.
+    app.get("/auth/me", Some(&minted)).await.expect(200);
+}
+
 backend_tests!(
     api_keys_create_list_use_revoke,
     api_key_name_defaults_and_limits,
     other_accounts_keys_answer_404,
+    keys_minted_by_keys_keep_their_creator,
+    agent_keys_have_no_creator,
 );

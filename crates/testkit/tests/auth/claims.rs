@@ -2,6 +2,11 @@
 
 use super::*;
 
+use std::time::Duration;
+
+use payback_server::crypto::Passwords;
+use payback_testkit::Backend;
+
 async fn claim_sets_password_and_signs_in(app: TestApp) {
     let created = app
         .post(
@@ -16,13 +21,19 @@ async fn claim_sets_password_and_signs_in(app: TestApp) {
     let token = claim_token(&app, created["claim_url"].as_str().unwrap());
     let info_path = format!("/auth/claim?token={token}");
 
-    // Showing the claim does not consume it.
+    // Showing the claim does not consume it. It lists the keys that can act for the account
+    // now (the agent's, created by no person), so the human sees what to revoke.
     for _ in 0..2 {
         let info = app.get(&info_path, None).await;
-        assert_eq!(
-            info.expect(200),
-            &json!({ "email": "founder@example.com", "account_name": "Founder Co" })
-        );
+        let body = info.expect(200);
+        assert_eq!(body["email"], "founder@example.com");
+        assert_eq!(body["account_name"], "Founder Co");
+        let keys = body["api_keys"].as_array().unwrap();
+        assert_eq!(keys.len(), 1, "{body}");
+        assert_eq!(keys[0]["name"], "agent");
+        assert_eq!(keys[0]["created_by"], Value::Null);
+        let api_key = created["api_key"].as_str().unwrap();
+        assert!(api_key.starts_with(keys[0]["prefix"].as_str().unwrap()));
     }
     app.get("/auth/claim?token=nope", None)
         .await
@@ -233,6 +244,70 @@ async fn claim_token_expires_after_seven_days(app: TestApp) {
         )
         .await;
     assert_eq!(claimed.expect(200)["account"]["id"], created["account_id"]);
+}
+
+/// Tokens are checked before any password is hashed, and hashing has a bound. With the only
+/// hashing slot held, made-up claim and invite tokens are refused at once (400: had they been
+/// hashed for, they would have waited for the slot and answered 503), while calls that must hash
+/// wait their turn and then answer 503.
+async fn tokens_are_checked_before_any_hashing(backend: Backend) {
+    let app = TestApp::spawn_custom(
+        backend,
+        |_| {},
+        |state| state.passwords = Passwords::new(1, Duration::from_millis(300)),
+    )
+    .await;
+    let created = app
+        .post(
+            "/auth/agent-signup",
+            None,
+            json!({ "email": "founder@example.com" }),
+        )
+        .await
+        .expect(200)
+        .clone();
+    let token = claim_token(&app, created["claim_url"].as_str().unwrap());
+
+    let held = app.state.passwords.slot().await.unwrap();
+    for path in ["/auth/claim", "/auth/accept-invite"] {
+        app.post(
+            path,
+            None,
+            json!({ "token": "made-up", "password": TEST_PASSWORD }),
+        )
+        .await
+        .expect_error(400, "invalid or expired");
+    }
+    app.post(
+        "/auth/claim",
+        None,
+        json!({ "token": token, "password": TEST_PASSWORD }),
+    )
+    .await
+    .expect_error(503, "try again");
+    signup(&app, "someone@example.com", TEST_PASSWORD)
+        .await
+        .expect_error(503, "try again");
+
+    drop(held);
+    let claimed = app
+        .post(
+            "/auth/claim",
+            None,
+            json!({ "token": token, "password": TEST_PASSWORD }),
+        )
+        .await;
+    assert_eq!(claimed.expect(200)["account"]["id"], created["account_id"]);
+}
+
+#[tokio::test]
+async fn tokens_are_checked_before_any_hashing_sqlite() {
+    tokens_are_checked_before_any_hashing(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn tokens_are_checked_before_any_hashing_postgres() {
+    tokens_are_checked_before_any_hashing(Backend::Postgres).await;
 }
 
 backend_tests!(

@@ -7,6 +7,7 @@
 //! - `me`: GET /auth/me and bearer rules, POST /auth/me;
 //! - `workspaces`: listing, creating and switching workspaces;
 //! - `api_keys`: API keys;
+//! - `operator_keys`: an operator account's API keys act for their own account only;
 //! - `agent_signup`: agent sign-up;
 //! - `claims`: claiming an agent-created account;
 //! - `lead_capture`: the lead prompt;
@@ -101,6 +102,7 @@ mod edges;
 mod history;
 mod lead_capture;
 mod me;
+mod operator_keys;
 mod rate_limits;
 mod sessions;
 mod sign_up;

@@ -10,12 +10,15 @@
 //!   set aside listed by status.
 //! - `access`: API keys never resolve, members resolve as themselves, other accounts' cards
 //!   answer 404 and operators see every card.
+//! - `limits`: the queue's default and maximum `limit`, every list's maximum, and the size cap
+//!   on `rollback_if`.
 
 use payback_testkit::{Session, TestApp, backend_tests};
 use serde_json::{Value, json};
 
 mod access;
 mod execution;
+mod limits;
 mod transitions;
 
 const OWNER: &str = "owner@example.com";

@@ -36,7 +36,11 @@ async fn disable_keeps_other_workspaces(app: TestApp) {
     let person = app.signup_verified("person@example.com").await;
     app.clock.advance(MINUTE_MS);
     let invitation = invite(&app, &owner.token, "person@example.com", None).await;
-    let reply = accept_reply(&app, json!({ "token": invite_token(&invitation) })).await;
+    let reply = accept_reply(
+        &app,
+        json!({ "token": invite_token(&invitation), "password": TEST_PASSWORD }),
+    )
+    .await;
     let in_owner = reply.expect(200)["token"].as_str().unwrap().to_owned();
     assert_eq!(
         workspace_ids(&app, &person.token).await,

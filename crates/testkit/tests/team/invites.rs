@@ -116,8 +116,15 @@ async fn invite_existing_login_makes_pending_membership(app: TestApp) {
         })
     );
 
-    // No password needed; a password sent along does not replace theirs.
-    let reply = accept_reply(&app, json!({ "token": token, "password": OTHER_PASSWORD })).await;
+    // The link alone does not sign anyone in as an existing login (the inviter sees it too):
+    // it takes their own password, as a login would, and a wrong one leaves the link usable.
+    accept_reply(&app, json!({ "token": token }))
+        .await
+        .expect_error(400, "enter its password");
+    accept_reply(&app, json!({ "token": token, "password": OTHER_PASSWORD }))
+        .await
+        .expect_error(400, "wrong password");
+    let reply = accept_reply(&app, json!({ "token": token, "password": TEST_PASSWORD })).await;
     let body = reply.expect(200).clone();
     assert!(body["token"].as_str().unwrap().starts_with("svc_sess_"));
     assert_eq!(body["account"]["id"], owner.account_id.as_str());
@@ -154,7 +161,7 @@ async fn invite_existing_login_makes_pending_membership(app: TestApp) {
         "active"
     );
 
-    // Their own password still works; the one sent with the invite does not.
+    // Their own password still works; the wrong one tried above does not.
     app.login("existing@example.com").await;
     app.post(
         "/auth/login",
@@ -165,7 +172,7 @@ async fn invite_existing_login_makes_pending_membership(app: TestApp) {
     .expect(401);
 }
 
-async fn invite_unverified_login_and_accepting_verifies_it(app: TestApp) {
+async fn invite_of_an_unverified_login_waits_for_verification(app: TestApp) {
     let owner = app.signup_verified(OWNER).await;
     app.post(
         "/auth/signup",
@@ -183,9 +190,22 @@ async fn invite_unverified_login_and_accepting_verifies_it(app: TestApp) {
     .expect(403);
     let invitation = invite(&app, &owner.token, "pending@example.com", None).await;
     assert_eq!(invitation["already_registered"], true);
-    let reply = accept_reply(&app, json!({ "token": invite_token(&invitation) })).await;
+    let token = invite_token(&invitation);
+    // An invite link proves nothing about the mailbox (the inviter sees it): accepting waits,
+    // as a login does, until the email is verified.
+    accept_reply(&app, json!({ "token": token, "password": TEST_PASSWORD }))
+        .await
+        .expect_error(403, "not verified");
+    let link = app
+        .mails()
+        .into_iter()
+        .filter(|m| m.to == "pending@example.com")
+        .find_map(|m| m.link_starting_with(&format!("{}/auth/verify?token=", app.base_url)))
+        .unwrap();
+    let verify_path = link.strip_prefix(&app.base_url).unwrap().to_owned();
+    assert_eq!(app.get(&verify_path, None).await.status, 302);
+    let reply = accept_reply(&app, json!({ "token": token, "password": TEST_PASSWORD })).await;
     assert_eq!(reply.expect(200)["account"]["verified"], true);
-    // Accepting proved the email: password login works now.
     app.login("pending@example.com").await;
 }
 
@@ -262,12 +282,15 @@ async fn invites_to_two_accounts_are_independent(app: TestApp) {
         owner_a.account_id.as_str()
     );
 
-    // Now they have a password: B's invite no longer needs one.
+    // Now they have a password: B's invite takes that one rather than a new one.
     assert_eq!(
         invite_info(&app, &token_b).await.expect(200)["needs_password"],
         false
     );
-    let reply = accept_reply(&app, json!({ "token": token_b })).await;
+    accept_reply(&app, json!({ "token": token_b }))
+        .await
+        .expect_error(400, "enter its password");
+    let reply = accept_reply(&app, json!({ "token": token_b, "password": TEST_PASSWORD })).await;
     let body = reply.expect(200);
     assert_eq!(body["account"]["id"], owner_b.account_id.as_str());
     let token = body["token"].as_str().unwrap();
@@ -342,7 +365,7 @@ backend_tests!(
     invite_new_email_creates_passwordless_invitee,
     invite_as_owner_role_then_accepting_grants_ownership,
     invite_existing_login_makes_pending_membership,
-    invite_unverified_login_and_accepting_verifies_it,
+    invite_of_an_unverified_login_waits_for_verification,
     reinviting_an_invitee_issues_a_fresh_link,
     invites_to_two_accounts_are_independent,
     invite_errors,

@@ -8,7 +8,9 @@
 //! - `disable`: POST /team/{id}/disable;
 //! - `enable`: POST /team/{id}/enable;
 //! - `role`: POST /team/{id}/role;
-//! - `history`: what team writes leave in history.
+//! - `keys`: a member's API keys name them as creator and stop when they are disabled;
+//! - `history`: what team writes leave in history;
+//! - `takeover`: what an invite link cannot do (the account-takeover attacks of issue 19).
 
 #![allow(clippy::unwrap_used)]
 
@@ -130,5 +132,7 @@ mod disable;
 mod enable;
 mod history;
 mod invites;
+mod keys;
 mod listing;
 mod role;
+mod takeover;

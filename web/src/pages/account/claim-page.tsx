@@ -2,6 +2,7 @@
 // handed them this link; choosing a password makes the account theirs and signs them in.
 
 import { api, query } from '../../api';
+import { when } from '../../format';
 import { href } from '../../router';
 import type { LoginResponse } from '../../types';
 import { ErrorNote, Loading } from '../../ui/states';
@@ -33,7 +34,7 @@ export function ClaimPage({ token }: { token: string }) {
       </PublicFrame>
     );
   }
-  const { email, account_name } = claim.data;
+  const { email, account_name, api_keys } = claim.data;
   return (
     <PublicFrame title="Claim your account">
       <p>
@@ -42,6 +43,22 @@ export function ClaimPage({ token }: { token: string }) {
         and password from now on. API keys the assistant holds keep working until you revoke them
         under API keys.
       </p>
+      {api_keys.length > 0 && (
+        <section aria-label="API keys of this workspace">
+          <p>These API keys can act for this workspace now:</p>
+          <ul>
+            {api_keys.map((key) => (
+              <li key={key.id}>
+                <strong>{key.name}</strong> <code>{key.prefix}…</code>{' '}
+                <span class="muted">
+                  created {when(key.created_at)}
+                  {key.created_by ? ` by ${key.created_by.email}` : ' by an agent'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <form onSubmit={(event) => void complete.run(readForm(event).password)}>
         <PasswordField id="claim-password" autocomplete="new-password" />
         <ErrorNote error={complete.error} />

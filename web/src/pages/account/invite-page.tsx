@@ -1,6 +1,7 @@
 // `#/invite/<token>`: the link an owner shares to add someone to a workspace. Shows which
-// workspace and address it is for, asks for a password only when the person has none yet, then
-// signs them in.
+// workspace and address it is for, asks for a new password when the person has none yet and for
+// their own password when they have a login (the owner sees the link too, so the link alone
+// never signs anyone in as an existing login), then signs them in.
 
 import { api, query } from '../../api';
 import type { LoginResponse } from '../../types';
@@ -53,10 +54,20 @@ export function InvitePage({ token }: { token: string }) {
             <PasswordField id="invite-password" autocomplete="new-password" />
           </>
         ) : (
-          <p class="muted">
-            You already have a Payback login: accepting adds this workspace to it and keeps your
-            password.
-          </p>
+          <>
+            <p class="muted">
+              You already have a Payback login: enter its password to add this workspace to it.
+              No password yet, or forgotten? <a href="#/signup">Sign up</a> with {email} to set
+              one through a link we mail you, then open this invite again.
+            </p>
+            <PasswordField
+              id="invite-password"
+              label="Your Payback password"
+              autocomplete="current-password"
+              hint={null}
+              enforceLength={false}
+            />
+          </>
         )}
         <p class="muted">Accepting signs you in as {email} in this browser.</p>
         <ErrorNote error={accept.error} />

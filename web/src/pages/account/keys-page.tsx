@@ -1,5 +1,6 @@
 // `#/settings/keys`: the workspace's API keys (for agents and scripts). A new key is shown in
-// full exactly once; the list only ever has prefixes. Revoking stops the key at once.
+// full exactly once; the list only ever has prefixes, and who created each key (disabling that
+// person stops their keys). Revoking stops the key at once.
 
 import { useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -20,6 +21,8 @@ export function KeysPage() {
     { title: 'Name', cell: (k) => k.name },
     { title: 'Starts with', cell: (k) => <code>{k.prefix}…</code> },
     { title: 'Created', cell: (k) => when(k.created_at) },
+    // No creator: an agent made the key (at its sign-up, or through such a key).
+    { title: 'Created by', cell: (k) => k.created_by?.email ?? 'agent' },
     { title: 'Last used', cell: (k) => when(k.last_used_at, 'never') },
     { title: '', cell: (k) => <RevokeKey apiKey={k} onRevoked={keys.reload} /> },
   ];

@@ -34,6 +34,8 @@ export interface InviteInfo {
 export interface ClaimInfo {
   email: string;
   account_name: string;
+  /** The account's live keys: the ones the assistant holds, shown before the claim. */
+  api_keys: ApiKeyItem[];
 }
 
 export interface ApiKeyItem {
@@ -42,6 +44,15 @@ export interface ApiKeyItem {
   prefix: string;
   created_at: string;
   last_used_at: string | null;
+  /** Who created the key (through a session or another key of theirs); null when no person
+   * did: an agent's sign-up key, or a key minted by one. */
+  created_by: KeyCreator | null;
+}
+
+export interface KeyCreator {
+  /** The person's id, as in the team list. */
+  id: string;
+  email: string;
 }
 
 export interface CreatedKey {

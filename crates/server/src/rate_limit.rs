@@ -1,0 +1,498 @@
+//! Request rate limits and the client address they key on.
+//!
+//! - Per client address: tower_governor layers on the public routes that hash a password or
+//!   send mail (`PAYBACK_RATE_LIMIT_PER_MINUTE`, one budget for all of them) and on
+//!   `POST /t/events` (`PAYBACK_TRACKING_RATE_LIMIT_PER_MINUTE`).
+//! - Per write key (`PAYBACK_TRACKING_KEY_RATE_LIMIT_PER_MINUTE`) and per login email
+//!   (`PAYBACK_LOGIN_ATTEMPTS_PER_EMAIL` per 15 minutes): keyed limiters the handlers check once
+//!   they have read the key or the email, before any database work or password hash. Many
+//!   addresses each under their own limit still meet these.
+//!
+//! Every limiter lives in memory, per instance, in [`Limiters`] (held by `AppState`).
+//!
+//! Behind a reverse proxy every request arrives from the proxy, so keying on the peer address
+//! would put every client in one bucket. `PAYBACK_TRUSTED_PROXIES` names the proxies whose
+//! `X-Forwarded-For` is believed; from any other peer the header is ignored, since a client can
+//! send whatever it likes there.
+
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderMap, Request, Response};
+use axum::response::IntoResponse;
+use governor::clock::{Clock as _, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use ipnet::IpNet;
+use serde::Deserialize;
+use tower_governor::GovernorLayer;
+use tower_governor::errors::GovernorError;
+use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
+use tower_governor::key_extractor::KeyExtractor;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::config::Config;
+use crate::error::{ApiError, ApiResult};
+
+/// The window of the per-email login limit.
+pub const LOGIN_WINDOW: Duration = Duration::from_secs(15 * 60);
+
+const X_FORWARDED_FOR: &str = "x-forwarded-for";
+
+/// The reverse proxies whose `X-Forwarded-For` is believed: IP addresses and CIDR blocks,
+/// configured as one comma-separated string (`PAYBACK_TRUSTED_PROXIES=10.0.0.1,10.1.0.0/16`) or,
+/// in `payback.toml`, a list of strings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrustedProxies(Vec<IpNet>);
+
+impl TrustedProxies {
+    /// Parses a comma-separated list; blanks are skipped, anything else that is neither an
+    /// address nor a CIDR block is refused (a typo would silently trust no one, or the wrong
+    /// network).
+    pub fn parse(list: &str) -> Result<Self, String> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|entry| !entry.is_empty())
+            .map(|entry| {
+                entry
+                    .parse::<IpNet>()
+                    .or_else(|_| entry.parse::<IpAddr>().map(IpNet::from))
+                    .map_err(|_| {
+                        format!(
+                            "trusted_proxies: {entry:?} is neither an IP address nor a CIDR block"
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Self)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn trusts(&self, ip: IpAddr) -> bool {
+        self.0.iter().any(|net| net.contains(&ip))
+    }
+
+    /// The address a request comes from. From an untrusted peer that is the peer, whatever
+    /// `X-Forwarded-For` says. From a trusted proxy it is the right-most `X-Forwarded-For` hop
+    /// that is not itself a trusted proxy: each proxy appends the address it received from, so
+    /// hops left of that one were written by the client and prove nothing. A hop that is not an
+    /// address stops the walk at the last trusted one (one shared bucket rather than a
+    /// client-chosen one); when every hop is trusted, the left-most is the client.
+    pub fn client_ip(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = peer.to_canonical();
+        if !self.trusts(peer) {
+            return peer;
+        }
+        let mut client = peer;
+        // Several header lines are one list, in order (RFC 9110 section 5.3).
+        for value in headers.get_all(X_FORWARDED_FOR).iter().rev() {
+            let Ok(value) = value.to_str() else {
+                return client;
+            };
+            for hop in value.rsplit(',') {
+                let Some(ip) = parse_hop(hop) else {
+                    return client;
+                };
+                client = ip;
+                if !self.trusts(ip) {
+                    return client;
+                }
+            }
+        }
+        client
+    }
+}
+
+/// One `X-Forwarded-For` entry: an address, or an address with a port (some proxies add it).
+fn parse_hop(hop: &str) -> Option<IpAddr> {
+    let hop = hop.trim();
+    hop.parse::<IpAddr>()
+        .or_else(|_| hop.parse::<SocketAddr>().map(|addr| addr.ip()))
+        .ok()
+        .map(|ip| ip.to_canonical())
+}
+
+impl<'de> Deserialize<'de> for TrustedProxies {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            List(String),
+            Entries(Vec<String>),
+        }
+        let list = match Raw::deserialize(deserializer)? {
+            Raw::List(list) => list,
+            Raw::Entries(entries) => entries.join(","),
+        };
+        Self::parse(&list).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The bucket an address counts in. An IPv6 client usually holds a whole /64 and could take a
+/// fresh address for every request, so IPv6 addresses count per /64.
+fn bucket(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+    }
+}
+
+/// tower_governor's key: the client address as [`TrustedProxies::client_ip`] finds it.
+/// (tower_governor's own `SmartIpKeyExtractor` believes forwarding headers from anyone.)
+#[derive(Debug, Clone)]
+pub struct ClientAddress {
+    trusted: Arc<TrustedProxies>,
+}
+
+impl KeyExtractor for ClientAddress {
+    type Key = IpAddr;
+
+    fn extract<T>(&self, req: &Request<T>) -> Result<Self::Key, GovernorError> {
+        let ConnectInfo(peer) = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .ok_or(GovernorError::UnableToExtractKey)?;
+        Ok(bucket(self.trusted.client_ip(peer.ip(), req.headers())))
+    }
+}
+
+/// A per-address limit: `per_minute` requests, refilled evenly over the minute.
+#[derive(Clone)]
+pub struct AddressLimit {
+    config: Arc<GovernorConfig<ClientAddress, NoOpMiddleware>>,
+    per_minute: u32,
+}
+
+impl AddressLimit {
+    fn new(per_minute: u32, trusted: &Arc<TrustedProxies>) -> ApiResult<Self> {
+        let per_minute = per_minute.max(1);
+        let period = Duration::from_nanos(60_000_000_000 / u64::from(per_minute))
+            .max(Duration::from_nanos(1));
+        let config = GovernorConfigBuilder::default()
+            .key_extractor(ClientAddress {
+                trusted: Arc::clone(trusted),
+            })
+            .period(period)
+            .burst_size(per_minute)
+            .finish()
+            .ok_or_else(|| ApiError::Config(format!("rate limit of {per_minute} per minute")))?;
+        Ok(Self {
+            config: Arc::new(config),
+            per_minute,
+        })
+    }
+
+    /// Limits `routes`, answering 429 JSON over the limit.
+    pub fn apply<S>(&self, routes: OpenApiRouter<S>) -> OpenApiRouter<S>
+    where
+        S: Clone + Send + Sync + 'static,
+    {
+        let per_minute = self.per_minute;
+        routes.layer(
+            GovernorLayer::new(Arc::clone(&self.config))
+                .error_handler(move |err| too_many_from_address(err, per_minute)),
+        )
+    }
+}
+
+fn too_many_from_address(err: GovernorError, per_minute: u32) -> Response<Body> {
+    match err {
+        GovernorError::TooManyRequests { wait_time, .. } => ApiError::TooManyRequests(format!(
+            "too many requests from this address: at most {per_minute} per minute; try again in {} s",
+            wait_time.max(1)
+        ))
+        .into_response(),
+        other => ApiError::internal(other).into_response(),
+    }
+}
+
+/// A limiter keyed by a string (a write key, an email).
+#[derive(Clone)]
+struct KeyedLimit {
+    limiter: Arc<DefaultKeyedRateLimiter<String>>,
+}
+
+impl KeyedLimit {
+    fn new(quota: Quota) -> Self {
+        Self {
+            limiter: Arc::new(RateLimiter::keyed(quota)),
+        }
+    }
+
+    /// Counts one request for `key`; over the quota, the whole seconds until the next one
+    /// passes.
+    fn check(&self, key: &str) -> Result<(), u64> {
+        self.limiter
+            .check_key(&key.to_owned())
+            .map_err(|not_until| {
+                let wait = not_until.wait_time_from(self.limiter.clock().now());
+                (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+            })
+    }
+}
+
+/// Every rate limiter of the instance.
+#[derive(Clone)]
+pub struct Limiters {
+    /// Per client address, one budget for signup, lead prompt, agent signup, login, claim and
+    /// accepting an invite.
+    pub public_auth: AddressLimit,
+    /// Per client address, `POST /t/events`.
+    pub browser_events: AddressLimit,
+    write_key: KeyedLimit,
+    write_key_per_minute: u32,
+    login_email: KeyedLimit,
+    login_attempts: u32,
+}
+
+impl std::fmt::Debug for Limiters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Limiters")
+            .field("public_auth_per_minute", &self.public_auth.per_minute)
+            .field("browser_events_per_minute", &self.browser_events.per_minute)
+            .field("write_key_per_minute", &self.write_key_per_minute)
+            .field("login_attempts", &self.login_attempts)
+            .finish()
+    }
+}
+
+impl Limiters {
+    /// The limiters `config` asks for. Inside a Tokio runtime it also starts a task that
+    /// forgets idle keys every minute (every address, key and email seen is remembered until
+    /// then); the task ends once the limiters are dropped.
+    pub fn from_config(config: &Config) -> ApiResult<Self> {
+        let trusted = Arc::new(config.trusted_proxies.clone());
+        let write_key_per_minute = config.tracking_key_rate_limit_per_minute.max(1);
+        let login_attempts = config.login_attempts_per_email.max(1);
+        let login_quota = Quota::with_period(LOGIN_WINDOW / login_attempts)
+            .map(|quota| quota.allow_burst(nonzero(login_attempts)))
+            .ok_or_else(|| {
+                ApiError::Config(format!("{login_attempts} login attempts per email"))
+            })?;
+        let limiters = Self {
+            public_auth: AddressLimit::new(config.rate_limit_per_minute, &trusted)?,
+            browser_events: AddressLimit::new(config.tracking_rate_limit_per_minute, &trusted)?,
+            write_key: KeyedLimit::new(Quota::per_minute(nonzero(write_key_per_minute))),
+            write_key_per_minute,
+            login_email: KeyedLimit::new(login_quota),
+            login_attempts,
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(forget_idle_keys(limiters.weak()));
+        }
+        Ok(limiters)
+    }
+
+    /// Counts a login attempt at `email` (already normalized), failed or not, from any
+    /// address: guessing one account's password from many addresses meets this limit.
+    pub fn check_login_email(&self, email: &str) -> ApiResult<()> {
+        self.login_email.check(email).map_err(|wait| {
+            ApiError::TooManyRequests(format!(
+                "too many requests for this email: at most {} login attempts per email per 15 minutes; try again in {wait} s",
+                self.login_attempts
+            ))
+        })
+    }
+
+    /// Counts a `POST /t/events` for `key`, from any address.
+    pub fn check_write_key(&self, key: &str) -> ApiResult<()> {
+        self.write_key.check(key).map_err(|wait| {
+            ApiError::TooManyRequests(format!(
+                "too many requests for this write key: at most {} per minute; try again in {wait} s",
+                self.write_key_per_minute
+            ))
+        })
+    }
+
+    fn weak(&self) -> WeakLimiters {
+        WeakLimiters {
+            public_auth: Arc::downgrade(self.public_auth.config.limiter()),
+            browser_events: Arc::downgrade(self.browser_events.config.limiter()),
+            write_key: Arc::downgrade(&self.write_key.limiter),
+            login_email: Arc::downgrade(&self.login_email.limiter),
+        }
+    }
+}
+
+type AddressLimiter = RateLimiter<
+    IpAddr,
+    governor::state::keyed::DefaultKeyedStateStore<IpAddr>,
+    DefaultClock,
+    NoOpMiddleware,
+>;
+
+/// What the clean-up task holds: it must not keep the limiters alive.
+struct WeakLimiters {
+    public_auth: Weak<AddressLimiter>,
+    browser_events: Weak<AddressLimiter>,
+    write_key: Weak<DefaultKeyedRateLimiter<String>>,
+    login_email: Weak<DefaultKeyedRateLimiter<String>>,
+}
+
+async fn forget_idle_keys(limiters: WeakLimiters) {
+    let mut tick = tokio::time::interval(Duration::from_secs(60));
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let mut alive = false;
+        for limiter in [&limiters.public_auth, &limiters.browser_events] {
+            if let Some(limiter) = limiter.upgrade() {
+                alive = true;
+                limiter.retain_recent();
+                limiter.shrink_to_fit();
+            }
+        }
+        for limiter in [&limiters.write_key, &limiters.login_email] {
+            if let Some(limiter) = limiter.upgrade() {
+                alive = true;
+                limiter.retain_recent();
+                limiter.shrink_to_fit();
+            }
+        }
+        if !alive {
+            return;
+        }
+    }
+}
+
+fn nonzero(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a failing unwrap is the test's failure message
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    fn forwarded(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(X_FORWARDED_FOR, HeaderValue::from_str(value).unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn parses_addresses_and_blocks_and_refuses_the_rest() {
+        let trusted = TrustedProxies::parse(" 10.0.0.1, 192.168.0.0/16 ,,::1,fd00::/8").unwrap();
+        assert!(trusted.trusts(ip("10.0.0.1")));
+        assert!(!trusted.trusts(ip("10.0.0.2")));
+        assert!(trusted.trusts(ip("192.168.44.3")));
+        assert!(trusted.trusts(ip("::1")));
+        assert!(trusted.trusts(ip("fd12::7")));
+        assert!(TrustedProxies::parse("").unwrap().is_empty());
+        let err = TrustedProxies::parse("10.0.0.1, proxy.internal").unwrap_err();
+        assert!(err.contains("\"proxy.internal\""), "{err}");
+        assert!(TrustedProxies::parse("10.0.0.0/33").is_err());
+    }
+
+    #[test]
+    fn an_untrusted_peer_is_the_client_whatever_it_forwards() {
+        let trusted = TrustedProxies::parse("10.0.0.1").unwrap();
+        let headers = forwarded(&["203.0.113.9"]);
+        assert_eq!(
+            trusted.client_ip(ip("198.51.100.1"), &headers),
+            ip("198.51.100.1")
+        );
+        let nobody = TrustedProxies::default();
+        assert_eq!(nobody.client_ip(ip("10.0.0.1"), &headers), ip("10.0.0.1"));
+    }
+
+    #[test]
+    fn a_trusted_proxy_forwards_the_right_most_untrusted_hop() {
+        let trusted = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let proxy = ip("10.0.0.1");
+        // The client's own claim (left) is not believed; the hop the proxy appended is.
+        let headers = forwarded(&["1.1.1.1, 203.0.113.9"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("203.0.113.9"));
+        // Trusted hops (a chain of proxies) are skipped, across header lines too.
+        let headers = forwarded(&["1.1.1.1, 203.0.113.9", "10.2.3.4", "10.0.0.7"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("203.0.113.9"));
+        // Ports and IPv4-mapped IPv6 are read as the address.
+        let headers = forwarded(&["203.0.113.9:4711"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("203.0.113.9"));
+        let headers = forwarded(&["[2001:db8::1]:443"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("2001:db8::1"));
+        assert_eq!(
+            trusted.client_ip(ip("::ffff:10.0.0.1"), &forwarded(&["203.0.113.9"])),
+            ip("203.0.113.9")
+        );
+        // No header: the proxy itself; only trusted hops: the left-most.
+        assert_eq!(trusted.client_ip(proxy, &HeaderMap::new()), proxy);
+        let headers = forwarded(&["10.9.9.9, 10.0.0.7"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("10.9.9.9"));
+        // Garbage stops the walk at the last trusted hop, not at a client-chosen address.
+        let headers = forwarded(&["203.0.113.9, unknown, 10.0.0.7"]);
+        assert_eq!(trusted.client_ip(proxy, &headers), ip("10.0.0.7"));
+    }
+
+    #[test]
+    fn ipv6_counts_per_64() {
+        assert_eq!(bucket(ip("2001:db8:1:2:3:4:5:6")), ip("2001:db8:1:2::"));
+        assert_eq!(bucket(ip("203.0.113.9")), ip("203.0.113.9"));
+    }
+
+    #[test]
+    fn trusted_proxies_deserialize_from_a_string_or_a_list() {
+        let from_string: TrustedProxies =
+            serde_json::from_value(serde_json::json!("10.0.0.1, 10.1.0.0/16")).unwrap();
+        let from_list: TrustedProxies =
+            serde_json::from_value(serde_json::json!(["10.0.0.1", "10.1.0.0/16"])).unwrap();
+        assert_eq!(from_string, from_list);
+        assert!(serde_json::from_value::<TrustedProxies>(serde_json::json!("nope")).is_err());
+    }
+
+    /// `PAYBACK_TRUSTED_PROXIES` as figment's `Env` reads a variable's text.
+    #[test]
+    fn trusted_proxies_read_from_the_environment() {
+        for (text, trusted) in [
+            ("127.0.0.1", "127.0.0.1"),
+            ("10.0.0.1, 10.1.0.0/16", "10.1.2.3"),
+            ("::1", "::1"),
+        ] {
+            let value: figment::value::Value = text.parse().unwrap();
+            let proxies: TrustedProxies = value.deserialize().unwrap();
+            assert!(proxies.trusts(ip(trusted)), "{text}");
+        }
+        let value: figment::value::Value = "10.0.0.1, nope".parse().unwrap();
+        assert!(value.deserialize::<TrustedProxies>().is_err());
+    }
+
+    #[tokio::test]
+    async fn keyed_limits_name_the_wait() {
+        let config = Config {
+            login_attempts_per_email: 2,
+            tracking_key_rate_limit_per_minute: 1,
+            ..Config::default()
+        };
+        let limiters = Limiters::from_config(&config).unwrap();
+        limiters.check_login_email("ann@example.com").unwrap();
+        limiters.check_login_email("ann@example.com").unwrap();
+        let err = limiters
+            .check_login_email("ann@example.com")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("per email"), "{err}");
+        // 15 minutes for 2 attempts: one more every 450 s.
+        assert!(err.ends_with("try again in 450 s"), "{err}");
+        limiters.check_login_email("bob@example.com").unwrap();
+        limiters.check_write_key("svc_pub_a").unwrap();
+        let err = limiters
+            .check_write_key("svc_pub_a")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("write key"), "{err}");
+    }
+}
