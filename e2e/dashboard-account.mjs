@@ -133,6 +133,8 @@ runBrowserTest('dashboard-account', async (browser) => {
   check(created && shownKey.startsWith(created.prefix), 'the listed key has the shown key as prefix');
   const row = page.locator(`tr[data-row="${created.id}"]`);
   await row.getByText(`${created.prefix}…`).waitFor();
+  checkEqual(created.created_by?.email, owner, 'the key lists the person who created it');
+  await row.getByText(owner).waitFor();
   await browser.screenshot(page, 'account-keys');
   await page.getByRole('button', { name: 'I have copied it' }).click();
   check(!(await page.getByRole('textbox', { name: 'New API key' }).isVisible()), 'the key is gone once dismissed');
@@ -235,7 +237,10 @@ runBrowserTest('dashboard-account', async (browser) => {
 
   step('an existing login joins with its own password, never through the link alone');
   await logOut(page);
-  const second = await apiOk('POST', '/team/invites', { token: ownerToken, body: { email: claimer } });
+  // The owner's browser session ended with the log-out above: sign in again through the API.
+  const ownerAgain = await apiOk('POST', '/auth/login', { body: { email: owner, password: PASSWORD } });
+  checkEqual(ownerAgain.account.id, me.id, 'the owner signs in to the first workspace');
+  const second = await apiOk('POST', '/team/invites', { token: ownerAgain.token, body: { email: claimer } });
   checkEqual(second.already_registered, true, 'the claimed owner already has a login');
   await page.goto(second.invite_url.replace(/^https?:\/\/[^/]+/, baseUrl));
   await page.getByRole('heading', { name: `Join ${me.account_name}` }).waitFor();
