@@ -261,6 +261,21 @@ impl TestApp {
         reply.expect(200)["key"].as_str().expect("key").to_owned()
     }
 
+    /// `GET /auth/keys` through `token`: each live key's name and `created_by`, oldest first.
+    pub async fn key_creators(&self, token: &str) -> Vec<(String, Value)> {
+        self.get("/auth/keys", Some(token))
+            .await
+            .expect(200)
+            .as_array()
+            .expect("a list of keys")
+            .iter()
+            .map(|key| {
+                let name = key["name"].as_str().expect("key name").to_owned();
+                (name, key["created_by"].clone())
+            })
+            .collect()
+    }
+
     /// Invites `email` into `owner`'s account as `role` (`owner`/`member`), accepts the invite
     /// with [`TEST_PASSWORD`], and returns the new member's session there.
     pub async fn add_member(&self, owner: &Session, email: &str, role: &str) -> Session {

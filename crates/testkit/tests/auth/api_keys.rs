@@ -199,23 +199,6 @@ async fn other_accounts_keys_answer_404(app: TestApp) {
     assert_eq!(ann_list.body[0]["id"], ann_key_id);
 }
 
-/// The `created_by` of each listed key, by key name.
-async fn creators(app: &TestApp, token: &str) -> Vec<(String, Value)> {
-    app.get("/auth/keys", Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| {
-            (
-                k["name"].as_str().unwrap().to_owned(),
-                k["created_by"].clone(),
-            )
-        })
-        .collect()
-}
-
 /// A key minted through a key answers to the same person as the key that minted it.
 async fn keys_minted_by_keys_keep_their_creator(app: TestApp) {
     let ann = app.signup_verified("ann@example.com").await;
@@ -238,7 +221,7 @@ async fn keys_minted_by_keys_keep_their_creator(app: TestApp) {
         .expect(200);
     let ann_ref = json!({ "id": ann.user_id, "email": "ann@example.com" });
     assert_eq!(
-        creators(&app, &second).await,
+        app.key_creators(&second).await,
         vec![
             ("first".to_owned(), ann_ref.clone()),
             ("second".to_owned(), ann_ref.clone()),
@@ -250,15 +233,7 @@ async fn keys_minted_by_keys_keep_their_creator(app: TestApp) {
 /// An agent's sign-up key has no creator, and neither has a key it mints: no person stands
 /// behind them until someone claims the account.
 async fn agent_keys_have_no_creator(app: TestApp) {
-    let body = app
-        .post(
-            "/auth/agent-signup",
-            None,
-            json!({ "email": "founder@example.com", "name": "Founder Co" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let body = agent_signup(&app, "founder@example.com").await;
     let agent_key = body["api_key"].as_str().unwrap();
     let minted = app
         .post("/auth/keys", Some(agent_key), json!({ "name": "minted" }))
@@ -268,7 +243,7 @@ async fn agent_keys_have_no_creator(app: TestApp) {
         .unwrap()
         .to_owned();
     assert_eq!(
-        creators(&app, agent_key).await,
+        app.key_creators(agent_key).await,
         vec![
             ("agent".to_owned(), Value::Null),
             ("minted".to_owned(), Value::Null),

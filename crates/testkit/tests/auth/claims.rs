@@ -126,15 +126,7 @@ async fn claim_sets_password_and_signs_in(app: TestApp) {
 }
 
 async fn claim_link_rotates_until_claimed(app: TestApp) {
-    let created = app
-        .post(
-            "/auth/agent-signup",
-            None,
-            json!({ "email": "founder@example.com" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let created = agent_signup(&app, "founder@example.com").await;
     let key = created["api_key"].as_str().unwrap();
     let old_token = claim_token(&app, created["claim_url"].as_str().unwrap());
 
@@ -204,15 +196,7 @@ async fn claim_link_rotates_until_claimed(app: TestApp) {
 }
 
 async fn claim_token_expires_after_seven_days(app: TestApp) {
-    let created = app
-        .post(
-            "/auth/agent-signup",
-            None,
-            json!({ "email": "founder@example.com" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let created = agent_signup(&app, "founder@example.com").await;
     let token = claim_token(&app, created["claim_url"].as_str().unwrap());
     app.clock.advance(7 * DAY_MS - MINUTE_MS);
     assert_eq!(
@@ -257,15 +241,7 @@ async fn tokens_are_checked_before_any_hashing(backend: Backend) {
         |state| state.passwords = Passwords::new(1, Duration::from_millis(300)),
     )
     .await;
-    let created = app
-        .post(
-            "/auth/agent-signup",
-            None,
-            json!({ "email": "founder@example.com" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let created = agent_signup(&app, "founder@example.com").await;
     let token = claim_token(&app, created["claim_url"].as_str().unwrap());
 
     let held = app.state.passwords.slot().await.unwrap();
@@ -300,15 +276,7 @@ async fn tokens_are_checked_before_any_hashing(backend: Backend) {
     assert_eq!(claimed.expect(200)["account"]["id"], created["account_id"]);
 }
 
-#[tokio::test]
-async fn tokens_are_checked_before_any_hashing_sqlite() {
-    tokens_are_checked_before_any_hashing(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn tokens_are_checked_before_any_hashing_postgres() {
-    tokens_are_checked_before_any_hashing(Backend::Postgres).await;
-}
+backend_tests_spawning!(tokens_are_checked_before_any_hashing);
 
 backend_tests!(
     claim_sets_password_and_signs_in,

@@ -12,15 +12,7 @@ async fn one_time_tokens_work_only_for_their_purpose(app: TestApp) {
         .strip_prefix(&format!("{}/auth/verify?token=", app.base_url))
         .unwrap()
         .to_owned();
-    let created = app
-        .post(
-            "/auth/agent-signup",
-            None,
-            json!({ "email": "founder@example.com" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let created = agent_signup(&app, "founder@example.com").await;
     let claim = claim_token(&app, created["claim_url"].as_str().unwrap());
 
     // A claim token does not verify an email, and a verification token claims nothing.

@@ -18,7 +18,9 @@
 #![allow(clippy::unwrap_used)]
 
 use payback_domain::{Clock, DAY_MS, MINUTE_MS};
-use payback_testkit::{ReceivedMail, Reply, TEST_PASSWORD, TestApp, backend_tests};
+use payback_testkit::{
+    ReceivedMail, Reply, TEST_PASSWORD, TestApp, backend_tests, backend_tests_spawning,
+};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -66,6 +68,14 @@ fn path_of(app: &TestApp, link: &str) -> String {
     link.strip_prefix(&app.base_url)
         .unwrap_or_else(|| panic!("{link} is not a link to {}", app.base_url))
         .to_owned()
+}
+
+/// An agent signs `email` up (POST /auth/agent-signup); the successful answer.
+async fn agent_signup(app: &TestApp, email: &str) -> Value {
+    app.post("/auth/agent-signup", None, json!({ "email": email }))
+        .await
+        .expect(200)
+        .clone()
 }
 
 /// The raw claim token from a claim URL `{base}/#/claim/<token>`.

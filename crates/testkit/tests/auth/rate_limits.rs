@@ -355,122 +355,33 @@ async fn staff_domain_marks_platform_admins(backend: Backend) {
     );
 }
 
-#[tokio::test]
-async fn staff_domain_sqlite() {
-    staff_domain_marks_platform_admins(Backend::Sqlite).await;
+async fn agent_signup_rate_limit(backend: Backend) {
+    public_call_is_rate_limited(backend, "/auth/agent-signup").await;
 }
 
-#[tokio::test]
-async fn staff_domain_postgres() {
-    staff_domain_marks_platform_admins(Backend::Postgres).await;
+async fn lead_prompt_rate_limit(backend: Backend) {
+    public_call_is_rate_limited(backend, "/auth/lead-prompt").await;
 }
 
-#[tokio::test]
-async fn signup_rate_limit_sqlite() {
-    signup_is_rate_limited(Backend::Sqlite).await;
+async fn claim_rate_limit(backend: Backend) {
+    token_call_is_rate_limited(backend, "/auth/claim").await;
 }
 
-#[tokio::test]
-async fn signup_rate_limit_postgres() {
-    signup_is_rate_limited(Backend::Postgres).await;
+async fn accept_invite_rate_limit(backend: Backend) {
+    token_call_is_rate_limited(backend, "/auth/accept-invite").await;
 }
 
-#[tokio::test]
-async fn login_rate_limit_sqlite() {
-    login_is_rate_limited(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn login_rate_limit_postgres() {
-    login_is_rate_limited(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn agent_signup_rate_limit_sqlite() {
-    public_call_is_rate_limited(Backend::Sqlite, "/auth/agent-signup").await;
-}
-
-#[tokio::test]
-async fn agent_signup_rate_limit_postgres() {
-    public_call_is_rate_limited(Backend::Postgres, "/auth/agent-signup").await;
-}
-
-#[tokio::test]
-async fn lead_prompt_rate_limit_sqlite() {
-    public_call_is_rate_limited(Backend::Sqlite, "/auth/lead-prompt").await;
-}
-
-#[tokio::test]
-async fn lead_prompt_rate_limit_postgres() {
-    public_call_is_rate_limited(Backend::Postgres, "/auth/lead-prompt").await;
-}
-
-#[tokio::test]
-async fn claim_rate_limit_sqlite() {
-    token_call_is_rate_limited(Backend::Sqlite, "/auth/claim").await;
-}
-
-#[tokio::test]
-async fn claim_rate_limit_postgres() {
-    token_call_is_rate_limited(Backend::Postgres, "/auth/claim").await;
-}
-
-#[tokio::test]
-async fn accept_invite_rate_limit_sqlite() {
-    token_call_is_rate_limited(Backend::Sqlite, "/auth/accept-invite").await;
-}
-
-#[tokio::test]
-async fn accept_invite_rate_limit_postgres() {
-    token_call_is_rate_limited(Backend::Postgres, "/auth/accept-invite").await;
-}
-
-#[tokio::test]
-async fn untrusted_forwarded_for_sqlite() {
-    forwarded_for_from_an_untrusted_peer_is_ignored(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn untrusted_forwarded_for_postgres() {
-    forwarded_for_from_an_untrusted_peer_is_ignored(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn trusted_proxy_sqlite() {
-    a_trusted_proxy_forwards_the_client_address(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn trusted_proxy_postgres() {
-    a_trusted_proxy_forwards_the_client_address(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn login_per_email_sqlite() {
-    logins_are_limited_per_email(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn login_per_email_postgres() {
-    logins_are_limited_per_email(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn public_auth_body_limit_sqlite() {
-    public_auth_bodies_are_limited(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn public_auth_body_limit_postgres() {
-    public_auth_bodies_are_limited(Backend::Postgres).await;
-}
-
-#[tokio::test]
-async fn signup_and_lead_bounds_sqlite() {
-    signup_and_lead_fields_are_bounded(Backend::Sqlite).await;
-}
-
-#[tokio::test]
-async fn signup_and_lead_bounds_postgres() {
-    signup_and_lead_fields_are_bounded(Backend::Postgres).await;
-}
+backend_tests_spawning!(
+    staff_domain_marks_platform_admins,
+    signup_is_rate_limited,
+    login_is_rate_limited,
+    agent_signup_rate_limit,
+    lead_prompt_rate_limit,
+    claim_rate_limit,
+    accept_invite_rate_limit,
+    forwarded_for_from_an_untrusted_peer_is_ignored,
+    a_trusted_proxy_forwards_the_client_address,
+    logins_are_limited_per_email,
+    public_auth_bodies_are_limited,
+    signup_and_lead_fields_are_bounded,
+);

@@ -14,23 +14,6 @@ async fn mint(app: &TestApp, token: &str, name: &str) -> String {
         .to_owned()
 }
 
-/// The `created_by` of each listed key, by key name, oldest first.
-async fn creators(app: &TestApp, token: &str) -> Vec<(String, Value)> {
-    app.get("/auth/keys", Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| {
-            (
-                k["name"].as_str().unwrap().to_owned(),
-                k["created_by"].clone(),
-            )
-        })
-        .collect()
-}
-
 #[track_caller]
 fn assert_refused(reply: &Reply) {
     reply.expect_error(401, "invalid or revoked API key");
@@ -50,8 +33,8 @@ async fn disabling_a_member_stops_their_keys_at_once(app: TestApp) {
         ("k1".to_owned(), by_member.clone()),
         ("k2".to_owned(), by_member.clone()),
     ];
-    assert_eq!(creators(&app, &owner.token).await, listed);
-    assert_eq!(creators(&app, &k2).await, listed);
+    assert_eq!(app.key_creators(&owner.token).await, listed);
+    assert_eq!(app.key_creators(&k2).await, listed);
 
     team_post(&app, &owner.token, &member.user_id, "disable")
         .await
@@ -123,7 +106,7 @@ async fn revoked_keys_stay_revoked_after_enable(app: TestApp) {
         assert_refused(&app.get("/auth/me", Some(key)).await);
     }
     assert_eq!(
-        creators(&app, &owner.token).await,
+        app.key_creators(&owner.token).await,
         vec![(
             "owner's".to_owned(),
             json!({ "id": owner.user_id, "email": OWNER })
