@@ -138,10 +138,7 @@ impl ErrorContext {
         let address = &self.address;
         match err {
             sqlx::Error::Database(db) => {
-                let code = db.code().map(|code| code.into_owned()).unwrap_or_default();
-                let number = db
-                    .try_downcast_ref::<MySqlDatabaseError>()
-                    .map(MySqlDatabaseError::number);
+                let (code, number) = codes(db.as_ref());
                 if refused(&code, number) {
                     return ConnectorError::Unauthorized(format!(
                         "{product} at {address} refused the credentials of {}",
@@ -183,10 +180,7 @@ impl ErrorContext {
         let product = self.dialect.product();
         match err {
             sqlx::Error::Database(db) => {
-                let code = db.code().map(|code| code.into_owned()).unwrap_or_default();
-                let number = db
-                    .try_downcast_ref::<MySqlDatabaseError>()
-                    .map(MySqlDatabaseError::number);
+                let (code, number) = codes(db.as_ref());
                 self.database_error(&code, number, db.message(), what)
             }
             sqlx::Error::Io(_) | sqlx::Error::Tls(_) => ConnectorError::Unreachable(format!(
@@ -255,6 +249,16 @@ impl ErrorContext {
 /// Whether the server refused the login (PostgreSQL's SQLSTATEs, MySQL's error numbers).
 fn refused(code: &str, number: Option<u16>) -> bool {
     matches!(code, "28P01" | "28000") || matches!(number, Some(1045 | 1698))
+}
+
+/// A database error's classification: its SQLSTATE (empty when it has none) and, from MySQL
+/// and MariaDB, their own error number, which is more precise than the state they map it to.
+fn codes(db: &dyn sqlx::error::DatabaseError) -> (String, Option<u16>) {
+    let code = db.code().map(|code| code.into_owned()).unwrap_or_default();
+    let number = db
+        .try_downcast_ref::<MySqlDatabaseError>()
+        .map(MySqlDatabaseError::number);
+    (code, number)
 }
 
 #[cfg(test)]

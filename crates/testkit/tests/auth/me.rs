@@ -11,16 +11,7 @@ async fn get_with_authorization(app: &TestApp, path: &str, authorization: &str) 
         .send()
         .await
         .unwrap();
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Reply {
-        status,
-        headers,
-        body,
-        text,
-    }
+    Reply::read(response).await
 }
 
 async fn me_with_session_and_api_key(app: TestApp) {

@@ -17,20 +17,7 @@ async fn post_via(app: &TestApp, path: &str, forwarded_for: &str, body: Value) -
         .send()
         .await
         .unwrap();
-    read_reply(response).await
-}
-
-async fn read_reply(response: reqwest::Response) -> Reply {
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Reply {
-        status,
-        headers,
-        body,
-        text,
-    }
+    Reply::read(response).await
 }
 
 /// An app behind a proxy: TestApp's requests come from 127.0.0.1, configured as trusted, so
@@ -265,7 +252,7 @@ async fn public_auth_bodies_are_limited(backend: Backend) {
         .await
         .expect_error(413, "at most 16384 bytes");
     // The token-reading GETs read no more either.
-    let reply = read_reply(
+    let reply = Reply::read(
         app.client
             .get(app.url("/auth/verify?token=nope"))
             .body(padding.clone())
