@@ -1,8 +1,9 @@
 // The account pages in a browser: sign up, verify, log in and out, the unverified-login refusal,
 // profile edits, API keys (the shown key works, a revoked one does not), inviting a member who
 // accepts through the link on the page and sees the team without owner controls, disabling
-// them, creating and switching workspaces, claiming an agent-created account, and an existing
-// login accepting an invite with its own password.
+// them, the history's account events (an owner's switch, no switch for members), creating and
+// switching workspaces, claiming an agent-created account, and an existing login accepting an
+// invite with its own password.
 //
 //   PAYBACK_URL=... PAYBACK_MAIL_DIR=... PAYBACK_ARTIFACTS=... node e2e/dashboard-account.mjs
 
@@ -184,6 +185,11 @@ runBrowserTest('dashboard-account', async (browser) => {
   checkEqual(await page.getByRole('button', { name: /^Disable / }).count(), 0, 'member sees no disable buttons');
   checkEqual(await page.getByRole('button', { name: /^Make / }).count(), 0, 'member sees no role buttons');
 
+  step("the member's history offers no account events (owners only)");
+  await page.goto(`${baseUrl}/#/history`);
+  await page.getByText('No history in this window').waitFor();
+  checkEqual(await page.getByRole('switch').count(), 0, 'member sees no account-events switch');
+
   step('the used invite link now explains itself');
   await logOut(page);
   await page.goto(inviteUrl.replace(/^https?:\/\/[^/]+/, baseUrl));
@@ -202,6 +208,26 @@ runBrowserTest('dashboard-account', async (browser) => {
   checkEqual(afterDisable.status, 'disabled', 'member status after disable');
   checkEqual((await api('GET', '/auth/me', { token: memberToken })).status, 401, 'disabled member session revoked');
   checkEqual(await page.getByRole('button', { name: /^Disable Ada Owner/ }).count(), 0, 'no disable on own row');
+
+  step('history: the products only by default; the owner switches account events on and finds the disable');
+  await page.goto(`${baseUrl}/#/history`);
+  // No product in this workspace: nothing by default, though the account has plenty of events.
+  await page.getByText('No history in this window').waitFor();
+  const accountSwitch = page.getByRole('switch', { name: /Account events too/ });
+  check(!(await accountSwitch.isChecked()), 'account events are off by default');
+  await accountSwitch.check();
+  await page.waitForURL(/#\/history\?account=1$/);
+  const disableRow = page.locator('tr', { has: page.locator('code', { hasText: /^team\.disable$/ }) });
+  await disableRow.waitFor();
+  check((await disableRow.innerText()).includes(owner), 'the disable row names the owner who disabled');
+  check((await page.locator('code', { hasText: /^api_key\.create$/ }).count()) >= 1, 'key creation is listed');
+  checkEqual(await page.locator('code', { hasText: /^auth\.login$/ }).count(), 0, 'sign-ins are never listed');
+  await browser.screenshot(page, 'account-history-account-events');
+  await accountSwitch.uncheck();
+  await page.getByText('No history in this window').waitFor();
+  // Back to the settings pages, where the next step starts.
+  await page.goto(`${baseUrl}/#/settings/team`);
+  await page.getByRole('navigation', { name: 'Settings' }).waitFor();
 
   step('workspaces: create a second one, then switch back');
   await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Workspaces' }).click();

@@ -17,6 +17,35 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST';
 
+/**
+ * Reads of a product's ingested data wait for the fold of its events at most about a second;
+ * behind a burst or a backfill they answer from what is folded and say in this header how many
+ * accepted events they do not count yet (0 when caught up).
+ */
+const PENDING_HEADER = 'X-Payback-Pending-Events';
+
+type PendingListener = (slug: string, pending: number) => void;
+const pendingListeners = new Set<PendingListener>();
+
+/** Calls `listener` with the pending count of every product read answered; returns the unsubscribe. */
+export function onPendingEvents(listener: PendingListener): () => void {
+  pendingListeners.add(listener);
+  return () => {
+    pendingListeners.delete(listener);
+  };
+}
+
+/** Passes a product read's pending count on (the portfolio's spans products: the frame shows one). */
+function notePending(path: string, response: Response) {
+  const header = response.headers.get(PENDING_HEADER);
+  const product = /^\/products\/([^/?#]+)/.exec(path);
+  if (header === null || !product) return;
+  const pending = Number(header);
+  if (!Number.isSafeInteger(pending) || pending < 0) return;
+  const slug = decodeURIComponent(product[1]);
+  for (const listener of pendingListeners) listener(slug, pending);
+}
+
 interface RequestOptions {
   /**
    * A 401 normally means the session is gone and signs the person out. Calls whose 401 means
@@ -52,6 +81,7 @@ async function request<T>(method: Method, path: string, body?: unknown, options:
       fields.policy_code ?? null,
     );
   }
+  notePending(path, response);
   return payload as T;
 }
 

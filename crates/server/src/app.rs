@@ -29,6 +29,7 @@ use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
+use crate::services::sources::SourceRegistry;
 use crate::state::AppState;
 
 /// Connects and migrates the database and builds the mailer.
@@ -62,6 +63,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         clock,
         mailer,
         executors: SpendExecutors::default(),
+        sources: SourceRegistry::built_in(),
         credentials,
         passwords: Passwords::per_core(),
         http,

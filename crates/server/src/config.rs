@@ -1,11 +1,14 @@
 //! Service configuration: environment variables `PAYBACK_*`, optionally a `payback.toml` with
 //! the same keys in lower case (the environment wins).
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use serde::Deserialize;
+
+use payback_domain::connection::ConnectionKind;
 
 use crate::error::ApiError;
 use crate::rate_limit::TrustedProxies;
@@ -51,8 +54,13 @@ pub struct Config {
     pub read_wait_ms: u64,
     /// Base64 of 32 bytes sealing stored credentials; unset, connecting a source answers 503.
     pub secret_key: Option<Secret>,
-    /// Where the payments connector sends its requests (the Stripe API); tests point it at a fake.
+    /// Where the payments connector sends its requests (the Stripe API); tests point it at a
+    /// fake. `PAYBACK_PAYMENTS_API_URL` wins over it: this is that variable's older name.
     pub stripe_api_base: String,
+    /// Each kind's vendor base URL as configured, from the kind table's variables
+    /// (`PAYBACK_<KIND>_API_URL`); a kind not named here talks to its vendor's real origin.
+    #[serde(skip)]
+    pub api_urls: HashMap<ConnectionKind, String>,
     /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
     /// appended).
     pub model_gateway_url: String,
@@ -121,6 +129,7 @@ impl Default for Config {
             read_wait_ms: 1_000,
             secret_key: None,
             stripe_api_base: "https://api.stripe.com".to_owned(),
+            api_urls: HashMap::new(),
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),
@@ -133,15 +142,43 @@ impl Default for Config {
 impl Config {
     /// Reads `payback.toml` (when present) and then the `PAYBACK_` environment.
     pub fn load() -> Result<Self, ApiError> {
-        Figment::new()
+        let figment = Figment::new()
             .merge(Toml::file("payback.toml"))
-            .merge(Env::prefixed("PAYBACK_"))
+            .merge(Env::prefixed("PAYBACK_"));
+        Self::from_figment(&figment).map(|config| Config {
+            host_env: HostEnv::capture(),
+            ..config
+        })
+    }
+
+    /// The configuration `figment` holds, with the vendor base URLs of every kind the kind
+    /// table names a variable for.
+    fn from_figment(figment: &Figment) -> Result<Self, ApiError> {
+        let mut config: Config = figment
             .extract()
-            .map(|config: Config| Config {
-                host_env: HostEnv::capture(),
-                ..config
-            })
-            .map_err(|err| ApiError::Config(err.to_string()))
+            .map_err(|err| ApiError::Config(err.to_string()))?;
+        for kind in ConnectionKind::all() {
+            let Some(variable) = kind.spec().api_url_var else {
+                continue;
+            };
+            // The key figment gives `PAYBACK_X_API_URL` (and `x_api_url` in payback.toml).
+            let key = variable.trim_start_matches("PAYBACK_").to_ascii_lowercase();
+            if let Ok(url) = figment.extract_inner::<String>(&key) {
+                config.api_urls.insert(kind, url);
+            }
+        }
+        Ok(config)
+    }
+
+    /// The base URL `kind`'s connector calls, when one is configured; `None` means the
+    /// vendor's real origin (the connector's default).
+    pub fn api_url(&self, kind: ConnectionKind) -> Option<&str> {
+        if let Some(url) = self.api_urls.get(&kind) {
+            return Some(url);
+        }
+        // The payments kind's older variable, `PAYBACK_STRIPE_API_BASE` (the kind table's
+        // alias), is a field of its own and defaults to Stripe's origin.
+        (kind == ConnectionKind::Payments).then_some(self.stripe_api_base.as_str())
     }
 
     /// [`Self::read_wait_ms`] as a duration.
@@ -164,5 +201,57 @@ impl Config {
                 .rsplit_once('@')
                 .is_some_and(|(_, host)| host == domain)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use figment::Figment;
+    use figment::providers::{Format, Toml};
+    use payback_domain::connection::ConnectionKind;
+
+    use super::Config;
+
+    fn loaded(toml: &str) -> Config {
+        Config::from_figment(&Figment::new().merge(Toml::string(toml))).unwrap()
+    }
+
+    #[test]
+    fn every_kinds_base_url_variable_is_read() {
+        let kinds: Vec<ConnectionKind> = ConnectionKind::all()
+            .filter(|kind| kind.spec().api_url_var.is_some())
+            .collect();
+        let toml: String = kinds
+            .iter()
+            .map(|kind| format!("{}_api_url = \"http://fake/{kind}\"\n", kind.as_str()))
+            .collect();
+        let config = loaded(&toml);
+        for kind in &kinds {
+            let expected = format!("http://fake/{kind}");
+            assert_eq!(config.api_url(*kind), Some(expected.as_str()), "{kind}");
+        }
+        // The kind table's variables are the ones figment was given.
+        for kind in &kinds {
+            let variable = kind.spec().api_url_var.unwrap_or_default();
+            assert_eq!(
+                variable,
+                format!("PAYBACK_{}_API_URL", kind.as_str().to_ascii_uppercase())
+            );
+        }
+        assert_eq!(config.api_url(ConnectionKind::SqlA), None);
+    }
+
+    #[test]
+    fn payments_reads_its_older_variable_and_the_new_one_wins() {
+        let defaults = loaded("");
+        assert_eq!(
+            defaults.api_url(ConnectionKind::Payments),
+            Some("https://api.stripe.com")
+        );
+        assert_eq!(defaults.api_url(ConnectionKind::SocialAdsA), None);
+        let old = loaded("stripe_api_base = \"http://old\"");
+        assert_eq!(old.api_url(ConnectionKind::Payments), Some("http://old"));
+        let both = loaded("stripe_api_base = \"http://old\"\npayments_api_url = \"http://new\"");
+        assert_eq!(both.api_url(ConnectionKind::Payments), Some("http://new"));
     }
 }

@@ -12,6 +12,7 @@ use crate::mail::Mailer;
 use crate::rate_limit::Limiters;
 use crate::secrets::CredentialBox;
 use crate::services::execution::SpendExecutors;
+use crate::services::sources::SourceRegistry;
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -23,6 +24,8 @@ pub struct AppState {
     pub mailer: Mailer,
     /// Who applies approved spend changes, per network; empty until connectors register.
     pub executors: SpendExecutors,
+    /// The source kinds this process can read, each with how its connections are opened.
+    pub sources: SourceRegistry,
     /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
     pub credentials: Option<Arc<CredentialBox>>,
     /// Password hashing with a bound on concurrent hashes (public routes hash for anyone).

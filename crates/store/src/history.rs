@@ -79,6 +79,9 @@ pub struct HistoryQuery<'a> {
     pub product_id: Option<&'a str>,
     pub since: Timestamp,
     pub limit: i64,
+    /// Events of no product (team, keys, profile, sign-up, workspaces, the portfolio policy);
+    /// without it only events that name a product.
+    pub include_account: bool,
     pub include_logins: bool,
 }
 
@@ -90,12 +93,14 @@ pub async fn list(db: &Db, query: &HistoryQuery<'_>) -> StoreResult<Vec<EventRow
         .map(|a| format!("'{a}'"))
         .collect::<Vec<_>>()
         .join(", ");
+    // A product's events keep its slug should the product row go (`product_id` is set to NULL
+    // then), so the slug is what makes an event a product's.
     let sql = format!(
         "SELECT id, account_id, occurred_at, actor, via, action, product_slug, subject_ref, card_headline, \
          card_type, payload FROM history \
          WHERE ($1 IS NULL OR account_id = $1) AND ($2 IS NULL OR product_id = $2) AND occurred_at >= $3 \
-         AND ($4 OR action NOT IN ({logins})) \
-         ORDER BY occurred_at DESC, id DESC LIMIT $5"
+         AND ($4 OR action NOT IN ({logins})) AND ($5 OR product_slug IS NOT NULL) \
+         ORDER BY occurred_at DESC, id DESC LIMIT $6"
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
@@ -103,6 +108,7 @@ pub async fn list(db: &Db, query: &HistoryQuery<'_>) -> StoreResult<Vec<EventRow
         .bind(query.product_id)
         .bind(query.since.millis())
         .bind(query.include_logins)
+        .bind(query.include_account)
         .bind(query.limit)
         .fetch_all(pool)
         .await)?,

@@ -8,6 +8,7 @@
 mod macros;
 
 pub mod accounts;
+pub mod aggregate_stages;
 pub mod api_keys;
 pub mod cards;
 pub mod connections;

@@ -1,5 +1,5 @@
-//! Daily ad spend rows. Connectors write them (through the ingest service) at the finest grain
-//! their network reports; a re-sync of a day replaces that day's numbers.
+//! Daily ad spend rows. Sync runs write them at the finest grain their network reports, one ad
+//! account's days at a time (`replace_account_days`): a re-read of a day replaces that day.
 
 use payback_domain::Timestamp;
 
@@ -27,7 +27,8 @@ pub struct SpendRow {
     pub clicks: i64,
 }
 
-/// Inserts or replaces spend rows (keyed by product, day, network and the four dimension ids).
+/// Inserts or replaces spend rows (keyed by product, day, network and the four dimension ids),
+/// belonging to no ad account: rows written by hand, by the demo or by tests.
 pub async fn upsert(
     tx: &mut Tx,
     product_id: &str,
@@ -35,11 +36,63 @@ pub async fn upsert(
     rows: &[SpendRow],
     now: Timestamp,
 ) -> StoreResult<()> {
+    insert(tx, product_id, source, "", rows, now).await
+}
+
+/// The days of one ad account a sync read.
+#[derive(Debug, Clone, Copy)]
+pub struct AccountDays<'a> {
+    pub network: &'a str,
+    /// Never empty: `''` is the rows of no account.
+    pub ad_account: &'a str,
+    /// Inclusive `YYYY-MM-DD`.
+    pub first_day: &'a str,
+    pub last_day: &'a str,
+}
+
+/// Replaces what the ad account has stored for those days with `rows` (every one of them on
+/// those days and that network): networks restate recent days, so a re-read stores nothing
+/// twice and a campaign gone from the read is gone from its days. Answers how many rows were
+/// removed first. Call it inside the transaction that should hold the whole replacement.
+pub async fn replace_account_days(
+    tx: &mut Tx,
+    product_id: &str,
+    source: &str,
+    read: AccountDays<'_>,
+    rows: &[SpendRow],
+    now: Timestamp,
+) -> StoreResult<u64> {
+    let removed = on_tx!(tx, conn => sqlx::query(
+        "DELETE FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         AND network = $4 AND ad_account = $5")
+        .bind(product_id)
+        .bind(read.first_day)
+        .bind(read.last_day)
+        .bind(read.network)
+        .bind(read.ad_account)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    insert(tx, product_id, source, read.ad_account, rows, now).await?;
+    Ok(removed)
+}
+
+/// Inserts rows of `ad_account`; a row with the key of one stored takes its place (and its
+/// account).
+async fn insert(
+    tx: &mut Tx,
+    product_id: &str,
+    source: &str,
+    ad_account: &str,
+    rows: &[SpendRow],
+    now: Timestamp,
+) -> StoreResult<()> {
+    // 18 parameters a row: under SQLite's 32766.
     for chunk in rows.chunks(400) {
         on_tx!(tx, conn => {
             let mut query = sqlx::QueryBuilder::new(
                 "INSERT INTO spend_rows (product_id, day, network, channel, campaign_id, campaign_name, ad_group_id, \
-                 ad_group_name, keyword_id, keyword, ad_id, ad_name, spend_cents, impressions, clicks, source, updated_at) ",
+                 ad_group_name, keyword_id, keyword, ad_id, ad_name, spend_cents, impressions, clicks, source, updated_at, \
+                 ad_account) ",
             );
             query.push_values(chunk, |mut row, spend| {
                 row.push_bind(product_id)
@@ -58,14 +111,15 @@ pub async fn upsert(
                     .push_bind(spend.impressions)
                     .push_bind(spend.clicks)
                     .push_bind(source)
-                    .push_bind(now.millis());
+                    .push_bind(now.millis())
+                    .push_bind(ad_account);
             });
             query.push(
                 " ON CONFLICT (product_id, day, network, campaign_id, ad_group_id, keyword_id, ad_id) DO UPDATE SET \
                  channel = excluded.channel, campaign_name = excluded.campaign_name, ad_group_name = excluded.ad_group_name, \
                  keyword = excluded.keyword, ad_name = excluded.ad_name, spend_cents = excluded.spend_cents, \
                  impressions = excluded.impressions, clicks = excluded.clicks, source = excluded.source, \
-                 updated_at = excluded.updated_at",
+                 updated_at = excluded.updated_at, ad_account = excluded.ad_account",
             );
             query.build().execute(conn).await.map(|done| done.rows_affected())
         })?;

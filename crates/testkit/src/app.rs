@@ -343,10 +343,11 @@ impl TestApp {
         reply.expect(200).as_array().expect("history array").clone()
     }
 
-    /// Every history event `token` can see that `keep` selects, oldest first.
+    /// Every history event `token` (an owner or an operator) can see that `keep` selects,
+    /// oldest first: the account's own events (`include=account`) with the products'.
     pub async fn history_where(&self, token: &str, keep: impl Fn(&Value) -> bool) -> Vec<Value> {
         let mut events: Vec<Value> = self
-            .history(token, "?limit=1000")
+            .history(token, "?limit=1000&include=account")
             .await
             .into_iter()
             .filter(|event| keep(event))

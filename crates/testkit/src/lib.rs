@@ -5,6 +5,7 @@ mod app;
 pub mod browser;
 pub mod customer_db;
 mod executor;
+mod fake_source;
 mod mail;
 mod postgres;
 mod raw_sql;
@@ -17,6 +18,7 @@ pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use executor::RecordingExecutor;
+pub use fake_source::FakeSource;
 pub use mail::ReceivedMail;
 pub use postgres::ScratchPostgres;
 pub use raw_sql::Bind;

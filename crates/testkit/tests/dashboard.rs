@@ -10,8 +10,8 @@ mod stripe_fake;
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, SystemClock};
 use payback_server::secret::Secret;
-use payback_testkit::browser::{repo_root, run_browser_script};
-use payback_testkit::{Backend, TestApp, backend_tests};
+use payback_testkit::browser::{repo_root, run_browser_script, run_browser_script_with_env};
+use payback_testkit::{Backend, TestApp, backend_tests, per_backend};
 use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
 
 /// The built app's hashed script, as named in `web/dist/assets`.
@@ -158,6 +158,30 @@ async fn connections_page_sqlite() {
 async fn connections_page_postgres() {
     connections_page(Backend::Postgres).await;
 }
+
+/// A product page behind a backlog: with the fold held, the frame's banner shows the count the
+/// API reports; once the script has seen it the fold goes on, and the banner goes.
+async fn backlog_banner(backend: Backend) {
+    // The production wait (test apps otherwise wait for the whole fold).
+    let app = TestApp::spawn_with(backend, |config| config.read_wait_ms = 1_000).await;
+    let signals = tempfile::tempdir().unwrap();
+    let seen = signals.path().join("banner-seen");
+    app.state.ingest.pause_folding().await;
+    let env = [("PAYBACK_BACKLOG_SEEN", seen.display().to_string())];
+    let resume = async {
+        // The script fails (and with it this test) if it never gets as far as the banner.
+        while !seen.exists() {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        app.state.ingest.resume_folding().await;
+    };
+    tokio::join!(
+        run_browser_script_with_env(&app, "dashboard-backlog", &env),
+        resume
+    );
+}
+
+per_backend!(backlog_banner);
 
 backend_tests!(
     the_app_is_served_at_the_root_with_safe_headers,

@@ -288,7 +288,7 @@ async fn failed_writes_leave_nothing_behind(app: TestApp) {
     let bob = app.signup_verified("bob@example.com").await;
     let created = app.create_product(&ann.token, "taken").await;
     let portfolio_before = app.get("/portfolio", Some(&ann.token)).await.body;
-    let history_before = app.history(&ann.token, "?limit=1000").await;
+    let history_before = app.history(&ann.token, "?limit=1000&include=account").await;
     let ops_history_before = history_len(&app, &app.operator_token).await;
 
     // 409: duplicate slug.
@@ -347,7 +347,10 @@ async fn failed_writes_leave_nothing_behind(app: TestApp) {
         app.get("/portfolio", Some(&ann.token)).await.body,
         portfolio_before
     );
-    assert_eq!(app.history(&ann.token, "?limit=1000").await, history_before);
+    assert_eq!(
+        app.history(&ann.token, "?limit=1000&include=account").await,
+        history_before
+    );
     let row = app.get("/products/taken", Some(&ann.token)).await;
     let row = row.expect(200);
     assert_eq!(row["product_id"], created["id"]);

@@ -1,5 +1,7 @@
 #![allow(clippy::unwrap_used)]
-//! GET /history: shape, order, the product filter, the days/limit window, and who sees what.
+//! GET /history: shape, order, the product filter, the days/limit window, and who sees what:
+//! tenants their products' events (the spec's history), owners their account's own events too
+//! with `include=account`, never sign-ins; operators everything.
 
 use std::collections::BTreeSet;
 
@@ -64,7 +66,9 @@ async fn events_have_every_field_newest_first(app: TestApp) {
     .await
     .expect(200);
 
-    let events = app.history(&ann.token, "").await;
+    // Account events (the sign-up's) have every field too.
+    let events = app.history(&ann.token, "?include=account").await;
+    assert!(events.iter().any(|e| e["product_slug"].is_null()));
     assert_newest_first(&events);
     for event in &events {
         let fields: BTreeSet<&str> = event
@@ -93,6 +97,7 @@ async fn events_have_every_field_newest_first(app: TestApp) {
         actions(&products),
         ["product.update", "product.create", "product.create"]
     );
+    assert_eq!(app.history(&ann.token, "").await, products);
     let update = &products[0];
     assert_eq!(update["product_slug"], "alpha");
     assert_eq!(update["subject_ref"], alpha["id"]);
@@ -236,7 +241,7 @@ async fn days_window_hides_older_events(app: TestApp) {
     let ann = app.login("ann@example.com").await;
     app.create_product(&ann.token, "new").await;
 
-    let recent = app.history(&ann.token, "").await;
+    let recent = app.history(&ann.token, "?include=account").await;
     let slugs: BTreeSet<&str> = recent
         .iter()
         .filter_map(|e| e["product_slug"].as_str())
@@ -253,6 +258,11 @@ async fn days_window_hides_older_events(app: TestApp) {
         Vec::<Value>::new()
     );
 
+    let wide_account = app.history(&ann.token, "?days=60&include=account").await;
+    assert!(
+        wide_account.iter().any(|e| e["action"] == "account.signup"),
+        "{wide_account:?}"
+    );
     let wide = app.history(&ann.token, "?days=60").await;
     let slugs: Vec<&str> = wide
         .iter()
@@ -289,8 +299,10 @@ async fn tenants_see_only_their_own_account_and_no_logins(app: TestApp) {
     app.login("ann@example.com").await;
     app.login("bob@example.com").await;
 
-    let events = app.history(&ann.token, "?days=3650&limit=1000").await;
-    assert!(!events.is_empty());
+    let events = app
+        .history(&ann.token, "?days=3650&limit=1000&include=account")
+        .await;
+    assert!(events.iter().any(|e| e["action"] == "account.signup"));
     for event in &events {
         assert_ne!(event["action"], "auth.login", "{event}");
         assert_ne!(event["actor"], "bob@example.com", "{event}");
@@ -303,7 +315,9 @@ async fn tenants_see_only_their_own_account_and_no_logins(app: TestApp) {
         events.iter().any(|e| e["product_slug"] == "anns"),
         "{events:?}"
     );
-    let bob_events = app.history(&bob.token, "?days=3650&limit=1000").await;
+    let bob_events = app
+        .history(&bob.token, "?days=3650&limit=1000&include=account")
+        .await;
     assert!(bob_events.iter().all(|e| e["action"] != "auth.login"));
     assert!(bob_events.iter().all(|e| e["actor"] != "ann@example.com"));
     assert_eq!(
@@ -361,6 +375,212 @@ async fn operators_see_logins_and_every_account(app: TestApp) {
         "{seen:?}"
     );
 }
+
+/// Ann's account with a product, account-level changes of every kind (profile, key, invite,
+/// a member disabled with the key they had minted) and Bob's account beside it.
+struct Accounts {
+    ann: payback_testkit::Session,
+    member: payback_testkit::Session,
+    key: String,
+    bob: payback_testkit::Session,
+}
+
+async fn accounts_with_account_events(app: &TestApp) -> Accounts {
+    let ann = app.signup_verified("ann@example.com").await;
+    app.create_product(&ann.token, "alpha").await;
+    app.post("/auth/me", Some(&ann.token), json!({ "name": "Ann" }))
+        .await
+        .expect(200);
+    let key = app.api_key(&ann).await;
+    let member = app.add_member(&ann, "mia@example.com", "member").await;
+    app.post(
+        "/products/alpha",
+        Some(&member.token),
+        json!({ "name": "Alpha by Mia" }),
+    )
+    .await
+    .expect(200);
+    // A key of the member's own, which disabling her revokes (a security event).
+    app.api_key(&member).await;
+    let bob = app.signup_verified("bob@example.com").await;
+    app.create_product(&bob.token, "bobs").await;
+    app.api_key(&bob).await;
+    app.post(
+        &format!("/team/{}/disable", member.user_id),
+        Some(&ann.token),
+        json!({}),
+    )
+    .await
+    .expect(200);
+    app.post(
+        &format!("/team/{}/enable", member.user_id),
+        Some(&ann.token),
+        json!({}),
+    )
+    .await
+    .expect(200);
+    let member = app.login("mia@example.com").await;
+    // More sign-ins, each an `auth.login` event.
+    app.login("ann@example.com").await;
+    app.login("bob@example.com").await;
+    Accounts {
+        ann,
+        member,
+        key,
+        bob,
+    }
+}
+
+/// The spec's tenant history is product-scoped: the default holds the account's products'
+/// events only, for owners, members and API keys alike; account-level events (profile, keys,
+/// team, sign-up) stay out, and so do sign-ins.
+async fn tenant_history_is_product_scoped_by_default(app: TestApp) {
+    let Accounts {
+        ann,
+        member,
+        key,
+        bob,
+    } = accounts_with_account_events(&app).await;
+    let by_owner = app.history(&ann.token, "?limit=1000").await;
+    assert_eq!(actions(&by_owner), ["product.update", "product.create"]);
+    assert!(
+        by_owner.iter().all(|e| e["product_slug"] == "alpha"),
+        "{by_owner:?}"
+    );
+    assert_eq!(by_owner[0]["actor"], "mia@example.com");
+    assert_eq!(by_owner[1]["actor"], "ann@example.com");
+    assert_eq!(app.history(&member.token, "?limit=1000").await, by_owner);
+    assert_eq!(app.history(&key, "?limit=1000").await, by_owner);
+    assert_eq!(app.history(&ann.token, "?product=alpha").await, by_owner);
+
+    let bobs = app.history(&bob.token, "?limit=1000").await;
+    assert_eq!(actions(&bobs), ["product.create"]);
+    assert_eq!(bobs[0]["product_slug"], "bobs");
+}
+
+/// `include=account` brings the account's own events, merged newest first with the products',
+/// to owners: the security events among them (`team.disable` with `keys_revoked`). Never
+/// sign-ins, never another account's events. Members and API keys are refused (403); a bad
+/// value, or `include=account` with `product`, answers 400.
+async fn owners_read_account_events_with_include_account(app: TestApp) {
+    let Accounts {
+        ann,
+        member,
+        key,
+        bob,
+    } = accounts_with_account_events(&app).await;
+    let events = app.history(&ann.token, "?include=account&limit=1000").await;
+    assert_newest_first(&events);
+    assert_eq!(
+        actions(&events),
+        [
+            "team.enable",
+            "team.disable",
+            "api_key.create",
+            "product.update",
+            "team.accept_invite",
+            "team.invite",
+            "api_key.create",
+            "profile.update",
+            "product.create",
+            "account.verify_email",
+            "account.signup",
+        ]
+    );
+    let account_events: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["product_slug"].is_null())
+        .collect();
+    assert_eq!(account_events.len(), 9, "{events:?}");
+    let disable = &events[1];
+    assert_eq!(disable["actor"], "ann@example.com");
+    assert_eq!(disable["subject_ref"], member.user_id.as_str());
+    assert_eq!(disable["payload"]["email"], "mia@example.com");
+    assert_eq!(disable["payload"]["keys_revoked"], 1);
+    assert_eq!(events[2]["actor"], "mia@example.com");
+    assert_eq!(events[6]["payload"]["name"], "test");
+    assert_eq!(events[7]["payload"]["name_changed"], true);
+    assert_eq!(events[7]["payload"]["password_changed"], false);
+    for event in &events {
+        assert_ne!(event["action"], "auth.login", "{event}");
+        assert_ne!(event["actor"], "bob@example.com", "{event}");
+        assert_ne!(event["product_slug"], "bobs", "{event}");
+        assert_ne!(event["subject_ref"], bob.user_id.as_str(), "{event}");
+        assert_ne!(event["subject_ref"], bob.account_id.as_str(), "{event}");
+    }
+    // The products' events are the default history's, in the same order.
+    let products: Vec<Value> = events
+        .iter()
+        .filter(|e| !e["product_slug"].is_null())
+        .cloned()
+        .collect();
+    assert_eq!(products, app.history(&ann.token, "?limit=1000").await);
+    // The window and the limit hold as usual.
+    let newest = app.history(&ann.token, "?include=account&limit=2").await;
+    assert_eq!(newest, events[..2]);
+
+    // Bob's account events are his own.
+    let bobs = app.history(&bob.token, "?include=account&limit=1000").await;
+    assert_eq!(
+        actions(&bobs),
+        [
+            "api_key.create",
+            "product.create",
+            "account.verify_email",
+            "account.signup"
+        ]
+    );
+    assert!(
+        bobs.iter()
+            .all(|e| e["actor"] == "bob@example.com" || e["actor"] == "system"),
+        "{bobs:?}"
+    );
+
+    app.get("/history?include=account", Some(&member.token))
+        .await
+        .expect_error(403, "Not an owner");
+    app.get("/history?include=account", Some(&key))
+        .await
+        .expect_error(403, "Not an owner");
+    for query in ["include=accounts", "include=", "include=product"] {
+        app.get(&format!("/history?{query}"), Some(&ann.token))
+            .await
+            .expect_error(400, "include: must be account");
+    }
+    app.get("/history?include=account&product=alpha", Some(&ann.token))
+        .await
+        .expect_error(400, "leave out product");
+}
+
+/// Operators see every account's events, account-level ones and sign-ins included, with or
+/// without `include=account`.
+async fn operators_see_account_events_either_way(app: TestApp) {
+    accounts_with_account_events(&app).await;
+    let everything = app.history(&app.operator_token, "?limit=1000").await;
+    let with_include = app
+        .history(&app.operator_token, "?include=account&limit=1000")
+        .await;
+    assert_eq!(everything, with_include);
+    for (action, actor) in [
+        ("auth.login", "bob@example.com"),
+        ("api_key.create", "bob@example.com"),
+        ("team.disable", "ann@example.com"),
+        ("profile.update", "ann@example.com"),
+    ] {
+        assert!(
+            everything
+                .iter()
+                .any(|e| e["action"] == action && e["actor"] == actor),
+            "{action} by {actor}: {everything:?}"
+        );
+    }
+}
+
+backend_tests!(
+    tenant_history_is_product_scoped_by_default,
+    owners_read_account_events_with_include_account,
+    operators_see_account_events_either_way,
+);
 
 backend_tests!(
     events_have_every_field_newest_first,

@@ -557,3 +557,10 @@ backend_tests!(
     spend_errors,
     window_follows_the_clock,
 );
+
+#[path = "spend/ledger.rs"]
+mod ledger;
+#[path = "spend/store_reads.rs"]
+mod store_reads;
+#[path = "spend/sync.rs"]
+mod sync;

@@ -1,8 +1,12 @@
 // Every product page sits in this frame: the product's name, its stage, and the tabs between
-// its pages. The product row is loaded once here and handed to the page.
+// its pages. The product row is loaded once here and handed to the page. While the service is
+// still folding a backlog of the product's events (a burst, a backfill), a banner says how many
+// the figures do not count yet.
 
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { api, onPendingEvents } from '../api';
+import { count } from '../format';
 import { href } from '../router';
 import type { ProductRow } from '../types';
 import { Await } from './states';
@@ -35,6 +39,7 @@ export function ProductFrame({
   children: (product: ProductRow, reload: () => void) => ComponentChildren;
 }) {
   const loaded = useApi<ProductRow>(`/products/${encodeURIComponent(slug)}`);
+  const pending = usePendingEvents(slug);
   const label = productTabs.find((t) => t.path === tab)?.label ?? '';
   useEffect(() => {
     if (loaded.data) document.title = `${label} · ${loaded.data.name} · Payback`;
@@ -59,9 +64,44 @@ export function ProductFrame({
           ))}
         </ul>
       </nav>
+      <div role="status" class="catching-up">
+        {pending > 0 && (
+          <p class="notice-warning">
+            Catching up: {count(pending)} {pending === 1 ? 'event' : 'events'} pending. The figures here count
+            the events folded so far.
+          </p>
+        )}
+      </div>
       <Await loaded={loaded} what="Loading the product">
         {(product) => children(product, loaded.reload)}
       </Await>
     </section>
   );
+}
+
+/** How often the banner asks again while a backlog is being folded. */
+const PENDING_POLL_MS = 5_000;
+
+/**
+ * The pending count the latest read of this product reported. While it is above 0 the product
+ * row is read again now and then (each read reports the count anew), so the banner counts down
+ * and goes once the fold has caught up.
+ */
+function usePendingEvents(slug: string): number {
+  const [pending, setPending] = useState(0);
+  useEffect(() => {
+    setPending(0);
+    return onPendingEvents((of, events) => {
+      if (of === slug) setPending(events);
+    });
+  }, [slug]);
+  useEffect(() => {
+    if (pending === 0) return;
+    const timer = setInterval(() => {
+      // A failed poll changes nothing: the page shows its own errors.
+      api.get(`/products/${encodeURIComponent(slug)}`).catch(() => undefined);
+    }, PENDING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [slug, pending > 0]);
+  return pending;
 }

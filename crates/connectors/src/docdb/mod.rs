@@ -14,9 +14,11 @@ pub mod mapping;
 mod query;
 mod read;
 mod seeds;
+mod source;
 
 pub use credentials::DocdbCredentials;
 pub use seeds::{Seed, seed_hosts};
+pub use source::DocdbSource;
 
 use bson::doc;
 use payback_domain::event_map::EventMap;

@@ -229,6 +229,7 @@ impl Mapper {
         SyncOutput {
             events: self.events,
             detail,
+            ..SyncOutput::default()
         }
     }
 

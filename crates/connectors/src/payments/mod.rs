@@ -10,7 +10,10 @@ mod client;
 mod currency;
 mod key;
 mod mapping;
+mod source;
 mod wire;
+
+pub use source::PaymentsSource;
 
 use std::fmt;
 use std::time::Duration;

@@ -12,12 +12,14 @@ mod introspect;
 mod query;
 mod read;
 mod session;
+mod source;
 mod statement;
 
 pub use credentials::{SqlCredentials, SslMode};
 pub use dialect::Dialect;
 pub use errors::Naming;
 pub use session::SessionSettings;
+pub use source::SqlSource;
 
 use std::net::IpAddr;
 

@@ -2,7 +2,7 @@
 //! disconnect for any kind, and the pipeline's health.
 
 use axum::extract::{Path, State};
-use payback_domain::connection;
+use payback_domain::connection::ConnectionKind;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -127,7 +127,7 @@ async fn sync(
     caller: Caller,
     Path((slug, kind)): Path<(String, String)>,
 ) -> ApiResult<Json<SyncStarted>> {
-    if !connection::syncs_on_demand(&kind) {
+    if !ConnectionKind::from_path(&kind).is_some_and(ConnectionKind::syncs_on_demand) {
         return Err(ApiError::bad_request(format!(
             "kind: {kind} cannot be synced on demand"
         )));

@@ -1,7 +1,10 @@
 //! Event ingestion (server-side and browser) and the tracking key.
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderValue, Method, header};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::options;
 use payback_domain::event::IncomingEvent;
 use serde::{Deserialize, Serialize};
 use tower_http::cors::{Any, CorsLayer};
@@ -27,7 +30,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `/t/events` answers any origin: the snippet runs on the customer's site. Anyone may call it,
 /// so it is limited per client address (`per_address`, before the body is read) and to bodies of
-/// `max_body` bytes; CORS is the outer layer, so a page can read those refusals too.
+/// `max_body` bytes; CORS is the outer layer, so a page can read those refusals too, and it
+/// answers preflights itself (a site's own `fetch` of `application/json` sends one), so they
+/// never reach the rate limit: a preflight is no batch.
 pub fn browser_router(per_address: &AddressLimit, max_body: usize) -> OpenApiRouter<AppState> {
     let cors = CorsLayer::new()
         .allow_origin(Any)
@@ -35,17 +40,42 @@ pub fn browser_router(per_address: &AddressLimit, max_body: usize) -> OpenApiRou
         .allow_headers([header::CONTENT_TYPE])
         .max_age(std::time::Duration::from_secs(86_400))
         .expose_headers([header::CONTENT_TYPE]);
-    let routes = limit_body(
+    let batches = limit_body(
         OpenApiRouter::new().routes(routes!(browser_events)),
         max_body,
         "; send the events as several smaller batches",
     );
-    per_address.apply(routes).layer(cors).layer(
-        tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-store"),
-        ),
-    )
+    // OPTIONS needs a route of its own: without one it falls to the method router's fallback,
+    // which the app's `method_not_allowed_fallback` replaces with one outside these layers, so
+    // the CORS layer never saw a preflight and it answered 405. The CORS layer answers every
+    // OPTIONS before the route, and the route sits outside the limits all the same.
+    per_address
+        .apply(batches)
+        .merge(OpenApiRouter::new().route("/t/events", options(plain_options)))
+        .layer(cors)
+        .layer(middleware::from_fn(preflight_without_content))
+        .layer(
+            tower_http::set_header::SetResponseHeaderLayer::if_not_present(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("no-store"),
+            ),
+        )
+}
+
+/// Keeps OPTIONS inside this router's layers; the CORS layer answers every OPTIONS (preflight
+/// or not) before it runs.
+async fn plain_options() -> StatusCode {
+    StatusCode::NO_CONTENT
+}
+
+/// The CORS layer answers a preflight 200 with an empty body; 204 says there is none.
+async fn preflight_without_content(req: Request, next: Next) -> Response {
+    let is_options = req.method() == Method::OPTIONS;
+    let mut response = next.run(req).await;
+    if is_options && response.status() == StatusCode::OK {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -86,9 +116,13 @@ pub struct BrowserEventsRequest {
 }
 
 /// Browser ingestion with the publishable write key in the body (namespace `web:<slug>`).
-/// Accepts `application/json` and `text/plain` (what `sendBeacon` sends); any origin. A body
-/// over 64 KiB answers 413: send such a batch as several. Rate-limited per client address and
-/// per write key (429).
+/// Accepts `application/json` and `text/plain` (what `sendBeacon` sends); any origin. The CORS
+/// preflight of a cross-origin `application/json` post (`OPTIONS /t/events`) answers 204 with
+/// `Access-Control-Allow-Origin: *`, `Access-Control-Allow-Methods: POST,OPTIONS`,
+/// `Access-Control-Allow-Headers: content-type` and `Access-Control-Max-Age: 86400`, and is not
+/// rate-limited. A body over 64 KiB answers 413: send such a batch as several. Rate-limited per
+/// client address and per write key (429). Every answer, refusals included, carries
+/// `Access-Control-Allow-Origin: *`.
 #[utoipa::path(post, path = "/t/events", tag = tags::TRACKING, request_body = BrowserEventsRequest,
     responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 413, description = "body over 64 KiB: split the batch", body = ErrorBody),

@@ -104,19 +104,33 @@ impl From<EventRow> for HistoryEvent {
     }
 }
 
-/// Events newest first. Tenants never see sign-ins; operators see everything.
+/// What a tenant's history holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryScope {
+    /// The spec's history: events of the account's products only.
+    Products,
+    /// The products' events and the account's own (team, keys, profile, sign-up, workspaces,
+    /// the portfolio policy): `include=account`, which the route grants owners only.
+    WithAccount,
+}
+
+/// Events newest first. Tenants see their products' events, and their account's too with
+/// [`HistoryScope::WithAccount`], never sign-ins; operators see everything.
 pub async fn list(
     state: &AppState,
     visibility: &Visibility,
     product_id: Option<&str>,
+    scope: HistoryScope,
     window: Window,
 ) -> ApiResult<Vec<HistoryEvent>> {
+    let operator = matches!(visibility, Visibility::AllAccounts);
     let query = HistoryQuery {
         visibility,
         product_id,
         since: window.since(state.clock.now()),
         limit: window.limit,
-        include_logins: matches!(visibility, Visibility::AllAccounts),
+        include_account: operator || scope == HistoryScope::WithAccount,
+        include_logins: operator,
     };
     Ok(history::list(&state.store, &query)
         .await?

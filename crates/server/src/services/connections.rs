@@ -2,6 +2,7 @@
 //! connection and its history event), the inventory with redacted config, test, sync now and
 //! disconnect. The runs themselves are `services::sync`.
 
+use payback_connectors::Revocation;
 use payback_connectors::payments::{self, PaymentStage};
 use payback_domain::Timestamp;
 use payback_domain::connection::{self, ConnectionKind, ConnectionStatus};
@@ -170,8 +171,8 @@ pub async fn test(
     slug: &str,
     kind: &str,
 ) -> ApiResult<TestOutcome> {
-    let (_, _, row) = find(state, caller, slug, kind).await?;
-    Ok(match sync::probe(state, &row).await? {
+    let (product, _, row) = find(state, caller, slug, kind).await?;
+    Ok(match sync::probe(state, &product, &row).await? {
         Ok(detail) => TestOutcome { ok: true, detail },
         Err(reason) => TestOutcome {
             ok: false,
@@ -232,11 +233,15 @@ pub struct Disconnected {
     pub ok: bool,
     /// False when another connection still uses the credential.
     pub credential_deleted: bool,
-    /// Key-based sources have nothing to revoke upstream.
+    /// True when the vendor revoked the grant's token; keys and database credentials are the
+    /// customer's and have nothing to revoke.
     pub revoked_upstream: bool,
 }
 
-/// Removes the connection and its credential (unless shared); ingested data stays.
+/// Removes the connection and its credential (unless shared); ingested data stays. A grant's
+/// token is revoked upstream once its last connection is gone: the source is opened before the
+/// credential is deleted (revoking needs it), and asked only after the deletion committed, so a
+/// token another connection still uses is never revoked.
 pub async fn disconnect(
     state: &AppState,
     caller: &Caller,
@@ -244,6 +249,19 @@ pub async fn disconnect(
     kind: &str,
 ) -> ApiResult<Disconnected> {
     let (product, kind, row) = find(state, caller, slug, kind).await?;
+    let grant = if kind.family().revokes_upstream() {
+        // A grant that cannot be opened (no connector, no sealing key) still disconnects: the
+        // answer then says nothing was revoked.
+        match state.sources.open(state, &product, &row, kind).await {
+            Ok(source) => Some(source),
+            Err(err) => {
+                tracing::warn!(connection = %row.id, kind = %kind, error = %err, "a grant could not be opened to revoke it");
+                None
+            }
+        }
+    } else {
+        None
+    };
     let now = state.clock.now();
     let actor = caller.actor();
     let mut tx = state.store.begin().await?;
@@ -263,9 +281,21 @@ pub async fn disconnect(
     )
     .await?;
     tx.commit().await?;
+    let revoked_upstream = match grant {
+        Some(source) if credential_deleted => match source.disconnect().await {
+            Ok(revocation) => revocation == Revocation::Revoked,
+            Err(err) => {
+                // The connection is gone either way; the token then lapses at the vendor, or
+                // the customer revokes it there. The answer says it was not revoked.
+                tracing::warn!(connection = %row.id, kind = %kind, error = %err, "revoking a grant upstream failed");
+                false
+            }
+        },
+        _ => false,
+    };
     Ok(Disconnected {
         ok: true,
         credential_deleted,
-        revoked_upstream: false,
+        revoked_upstream,
     })
 }

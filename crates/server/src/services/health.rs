@@ -281,6 +281,54 @@ impl Severity {
 mod tests {
     use super::*;
 
+    fn synced(kind: ConnectionKind, last_sync_at: Option<i64>) -> connections::ConnectionRow {
+        connections::ConnectionRow {
+            id: "c".to_owned(),
+            account_id: "a".to_owned(),
+            product_id: "p".to_owned(),
+            product_slug: "shop".to_owned(),
+            kind: kind.as_str().to_owned(),
+            status: ConnectionStatus::Active.as_str().to_owned(),
+            config: "{}".to_owned(),
+            credential_id: None,
+            backfill_days: 30,
+            last_sync_at,
+            last_error: None,
+            consecutive_failures: 0,
+            next_sync_at: None,
+            syncing_since: None,
+            sync_phase: None,
+            created_at: 0,
+            event_maps: "[]".to_owned(),
+            last_detail: None,
+        }
+    }
+
+    #[test]
+    fn every_kind_goes_stale_after_two_of_its_own_cadences() {
+        let now = Timestamp::from_millis(1_795_262_400_000);
+        let allowance = connection::STALE_RUN_MS + MINUTE_MS;
+        for kind in ConnectionKind::all() {
+            let limit = 2 * kind.spec().cadence.millis() + allowance;
+            let at = |age: i64| Some(now.millis() - age);
+            assert_eq!(
+                connection_freshness(&synced(kind, at(limit)), now),
+                "fresh",
+                "{kind}"
+            );
+            assert_eq!(
+                connection_freshness(&synced(kind, at(limit + 1)), now),
+                "stale",
+                "{kind}"
+            );
+            assert_eq!(
+                connection_freshness(&synced(kind, None), now),
+                "never",
+                "{kind}"
+            );
+        }
+    }
+
     #[test]
     fn the_unattributed_share_has_three_bands() {
         assert_eq!(attribution_status(0, 0), (None, "no_revenue"));

@@ -73,7 +73,9 @@ pub async fn payments(state: &AppState, row: &ConnectionRow) -> ApiResult<Paymen
         .and_then(PaymentStage::parse)
         .unwrap_or_default();
     let mut config = PaymentsConfig::new(secret.secret_key, stage);
-    config.base_url.clone_from(&state.config.stripe_api_base);
+    if let Some(url) = state.config.api_url(ConnectionKind::Payments) {
+        url.clone_into(&mut config.base_url);
+    }
     Ok(config)
 }
 

@@ -1,21 +1,19 @@
-//! Sync runs: a run holds its connection's lease (`store::connections::claim`), reads the window
-//! the backfill ladder says through the connector, writes what it read through the same
-//! ingestion path as the events API (namespace `<kind>:<slug>`, so re-reads store nothing
-//! twice), and books the outcome: success deepens the backfill and schedules the next run at the
-//! kind's cadence; failure records the error and backs off.
+//! Sync runs: a run holds its connection's lease (`store::connections::claim`), opens the
+//! connection's [`Source`](payback_connectors::Source) through the registry, reads the window
+//! the backfill ladder says, writes the batch (`sync_batch`), and books the outcome: success
+//! deepens the backfill and schedules the next run at the kind's cadence; failure records the
+//! error and backs off. Nothing here depends on the kind beyond its row of the kind table.
 
-use payback_connectors::database::EventSink;
-use payback_connectors::{ConnectorError, SyncWindow, docdb, payments, sql};
+use payback_connectors::{ConnectorError, SyncWindow};
 use payback_domain::connection::{self, ConnectionKind};
-use payback_domain::event::IncomingEvent;
 use payback_domain::{DAY_MS, Timestamp};
 use payback_store::AccountScope;
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
 use payback_store::products::{self, ProductRow};
 
 use crate::error::{ApiError, ApiResult};
-use crate::services::ingest::{self, Source};
-use crate::services::source_config::{self, Database};
+use crate::services::ingest::Source as IngestSource;
+use crate::services::sync_batch::{self, IngestSink};
 use crate::state::AppState;
 
 /// Runs started by one job pass at most; the rest wait for the next pass.
@@ -91,83 +89,46 @@ async fn read_and_write(
         .map_err(|err| err.to_string())?
         .ok_or_else(|| "the product is gone".to_owned())?;
     let _ = store::set_phase(&state.store, &row.id, "reading").await;
+    let source = state
+        .sources
+        .open(state, &product, row, kind)
+        .await
+        .map_err(|err| err.to_string())?;
     let mut sink = IngestSink {
         state,
         product: &product,
-        source: Source::Connector(kind),
+        source: IngestSource::Connector(kind),
     };
-    let failed = |err: ConnectorError| err.to_string();
-    if kind.is_database() {
-        let maps = source_config::event_maps(row).map_err(|err| err.to_string())?;
-        let database = source_config::database(state, row)
-            .await
-            .map_err(|err| err.to_string())?;
-        let currency = &product.currency;
-        // Pages are written as they are read, so the phase reads `reading` throughout.
-        return match database {
-            Database::Sql(config) => sql::sync(&config, &maps, window, currency, &mut sink).await,
-            Database::Docdb(config) => {
-                docdb::sync(&config, &maps, window, currency, &mut sink).await
-            }
-        }
-        .map_err(failed);
-    }
-    let config = source_config::payments(state, row)
+    // Sources that page (databases) write as they read, so the phase reads `reading` until the
+    // rest of the batch is written.
+    let batch = source
+        .sync(window, &mut sink)
         .await
-        .map_err(|err| err.to_string())?;
-    let output = payments::sync(&state.http, &config, window, &product.currency)
-        .await
-        .map_err(failed)?;
+        .map_err(|err: ConnectorError| err.to_string())?;
     let _ = store::set_phase(&state.store, &row.id, "writing").await;
-    sink.write(output.events).await.map_err(failed)?;
-    Ok(output.detail)
-}
-
-/// Writes what a connector read through the events API's ingestion path, in batches of its
-/// size.
-struct IngestSink<'a> {
-    state: &'a AppState,
-    product: &'a ProductRow,
-    source: Source,
-}
-
-impl EventSink for IngestSink<'_> {
-    async fn write(&mut self, events: Vec<IncomingEvent>) -> Result<(), ConnectorError> {
-        for batch in events.chunks(self.source.max_batch()) {
-            ingest::ingest(self.state, self.product, self.source, batch.to_vec())
-                .await
-                .map_err(|err| {
-                    ConnectorError::Config(format!("writing the events failed: {err}"))
-                })?;
-        }
-        Ok(())
-    }
+    sync_batch::write(&mut sink, kind, batch).await
 }
 
 /// One live read with the stored credential: `Ok(Err(reason))` when the source refuses or
 /// cannot be used as configured.
-pub async fn probe(state: &AppState, row: &ConnectionRow) -> ApiResult<Result<String, String>> {
+pub async fn probe(
+    state: &AppState,
+    product: &ProductRow,
+    row: &ConnectionRow,
+) -> ApiResult<Result<String, String>> {
     let Some(kind) = ConnectionKind::parse(&row.kind) else {
         return Err(ApiError::bad_request(format!(
             "kind {}: no connector to test",
             row.kind
         )));
     };
-    let refused = |err: ConnectorError| err.to_string();
-    if kind.is_database() {
-        let database = match source_config::database(state, row).await {
-            Ok(database) => database,
-            // An operator's environment variable that is not set is an answer, not an error.
-            Err(ApiError::Conflict(reason)) if row.credential_id.is_none() => {
-                return Ok(Err(reason));
-            }
-            Err(err) => return Err(err),
-        };
-        return Ok(match database {
-            Database::Sql(config) => sql::test(&config).await.map_err(refused),
-            Database::Docdb(config) => docdb::test(&config).await.map_err(refused),
-        });
-    }
-    let config = source_config::payments(state, row).await?;
-    Ok(payments::test(&state.http, &config).await.map_err(refused))
+    let source = match state.sources.open(state, product, row, kind).await {
+        Ok(source) => source,
+        // An operator's environment variable that is not set is an answer, not an error.
+        Err(ApiError::Conflict(reason)) if kind.is_database() && row.credential_id.is_none() => {
+            return Ok(Err(reason));
+        }
+        Err(err) => return Err(err),
+    };
+    Ok(source.test().await.map_err(|err| err.to_string()))
 }

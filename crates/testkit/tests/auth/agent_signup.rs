@@ -78,11 +78,22 @@ async fn agent_signup_returns_working_key_and_claim_link(app: TestApp) {
         .await
         .expect_error(401, "wrong");
 
-    // History records the agent's writes as keeper via api.
-    let history = app.history(api_key, "?days=30").await;
+    // History records the agent's writes as keeper via api. The sign-up is an account event:
+    // the key (no owner) reads the products' history only and is refused the account's.
+    let products = app.history(api_key, "?days=30").await;
+    assert_eq!(products.len(), 1, "{products:?}");
+    assert_eq!(products[0]["action"], "product.create");
+    assert_eq!(products[0]["product_slug"], "agent-made");
+    assert_eq!(products[0]["actor"], "keeper");
+    app.get("/history?include=account", Some(api_key))
+        .await
+        .expect_error(403, "Not an owner");
+    let history = app.history(&app.operator_token, "?days=30").await;
     let signup_event = history
         .iter()
-        .find(|e| e["action"] == "account.agent_signup")
+        .find(|e| {
+            e["action"] == "account.agent_signup" && e["payload"]["email"] == "founder@example.com"
+        })
         .unwrap();
     assert_eq!(signup_event["actor"], "keeper");
     assert_eq!(signup_event["via"], "api");

@@ -116,7 +116,7 @@ async fn claim_sets_password_and_signs_in(app: TestApp) {
     assert_eq!(by_key.expect(200)["id"], account_id);
     assert_eq!(by_key.body["verified"], true);
 
-    let history = app.history(session, "?days=30").await;
+    let history = app.history(session, "?days=30&include=account").await;
     let claim = history
         .iter()
         .find(|e| e["action"] == "account.claim")

@@ -1,4 +1,4 @@
-//! History hides logins and records key writes.
+//! History hides logins and records key writes (account events, read with `include=account`).
 
 use super::*;
 
@@ -35,47 +35,56 @@ async fn history_hides_logins_and_records_key_writes(app: TestApp) {
     .await
     .expect(200);
 
-    for token in [ann.token.as_str(), key] {
-        let history = app.history(token, "?days=30").await;
-        let seen = actions(&history);
-        assert!(
-            !seen.contains(&"auth.login"),
-            "tenants never see logins: {seen:?}"
-        );
-        assert!(
-            seen.iter().all(|a| !a.starts_with("auth.")),
-            "no sign-in events at all: {seen:?}"
-        );
+    // Key writes are account events: an owner reads them with `include=account`.
+    let history = app.history(&ann.token, "?days=30&include=account").await;
+    let seen = actions(&history);
+    assert!(
+        !seen.contains(&"auth.login"),
+        "tenants never see logins: {seen:?}"
+    );
+    assert!(
+        seen.iter().all(|a| !a.starts_with("auth.")),
+        "no sign-in events at all: {seen:?}"
+    );
 
-        let creates: Vec<&Value> = history
-            .iter()
-            .filter(|e| e["action"] == "api_key.create")
-            .collect();
-        assert_eq!(creates.len(), 2, "{history:?}");
-        // Newest first: the key's own write, then the person's.
-        assert_eq!(creates[0]["actor"], "keeper");
-        assert_eq!(creates[0]["via"], "api");
-        assert_eq!(creates[0]["subject_ref"], by_key["id"]);
-        assert_eq!(creates[0]["payload"]["name"], "agent-made");
-        assert_eq!(creates[1]["actor"], "ann@example.com");
-        assert_eq!(creates[1]["via"], "dashboard");
-        assert_eq!(creates[1]["subject_ref"], by_session["id"]);
-        assert_eq!(creates[1]["payload"]["name"], "laptop");
-        assert!(creates[1]["occurred_at"].is_string());
+    let creates: Vec<&Value> = history
+        .iter()
+        .filter(|e| e["action"] == "api_key.create")
+        .collect();
+    assert_eq!(creates.len(), 2, "{history:?}");
+    // Newest first: the key's own write, then the person's.
+    assert_eq!(creates[0]["actor"], "keeper");
+    assert_eq!(creates[0]["via"], "api");
+    assert_eq!(creates[0]["subject_ref"], by_key["id"]);
+    assert_eq!(creates[0]["payload"]["name"], "agent-made");
+    assert_eq!(creates[1]["actor"], "ann@example.com");
+    assert_eq!(creates[1]["via"], "dashboard");
+    assert_eq!(creates[1]["subject_ref"], by_session["id"]);
+    assert_eq!(creates[1]["payload"]["name"], "laptop");
+    assert!(creates[1]["occurred_at"].is_string());
 
-        let revoke = history
-            .iter()
-            .find(|e| e["action"] == "api_key.revoke")
-            .unwrap();
-        assert_eq!(revoke["actor"], "ann@example.com");
-        assert_eq!(revoke["via"], "dashboard");
-        assert_eq!(revoke["subject_ref"], by_key["id"]);
-        assert_eq!(history[0]["action"], "api_key.revoke", "newest first");
-        assert!(
-            !serde_json::to_string(&history).unwrap().contains(key),
-            "history never carries a full key"
-        );
-    }
+    let revoke = history
+        .iter()
+        .find(|e| e["action"] == "api_key.revoke")
+        .unwrap();
+    assert_eq!(revoke["actor"], "ann@example.com");
+    assert_eq!(revoke["via"], "dashboard");
+    assert_eq!(revoke["subject_ref"], by_key["id"]);
+    assert_eq!(history[0]["action"], "api_key.revoke", "newest first");
+    assert!(
+        !serde_json::to_string(&history).unwrap().contains(key),
+        "history never carries a full key"
+    );
+    // A key is no owner: its history is the products' (none here), the account's refused.
+    assert_eq!(app.history(key, "?days=30").await, Vec::<Value>::new());
+    app.get("/history?include=account", Some(key))
+        .await
+        .expect_error(403, "Not an owner");
+    assert_eq!(
+        app.history(&ann.token, "?days=30").await,
+        Vec::<Value>::new(),
+        "no product, no default history"
+    );
 
     // Sign-ins are still audited: the operator, who sees every account, finds them.
     let operator_view = app
@@ -92,7 +101,7 @@ async fn history_hides_logins_and_records_key_writes(app: TestApp) {
 
     // Another tenant sees none of it.
     let bob = app.signup_verified("bob@example.com").await;
-    let bob_history = app.history(&bob.token, "?days=30").await;
+    let bob_history = app.history(&bob.token, "?days=30&include=account").await;
     assert!(
         bob_history
             .iter()

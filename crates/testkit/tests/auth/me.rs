@@ -143,7 +143,7 @@ async fn update_me_sets_and_clears_name(app: TestApp) {
     .expect_error(400, "no person");
     assert_unauthorized_json(&app.post("/auth/me", None, json!({ "name": "x" })).await);
 
-    let history = app.history(&ann.token, "?days=30").await;
+    let history = app.history(&ann.token, "?days=30&include=account").await;
     let edits: Vec<&Value> = history
         .iter()
         .filter(|e| e["action"] == "profile.update")
@@ -226,7 +226,9 @@ async fn password_change_revokes_other_sessions(app: TestApp) {
             .starts_with("svc_sess_")
     );
 
-    let history = app.history(&current.token, "?days=30").await;
+    let history = app
+        .history(&current.token, "?days=30&include=account")
+        .await;
     let change = history
         .iter()
         .find(|e| e["action"] == "profile.update")

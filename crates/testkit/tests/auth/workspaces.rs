@@ -89,7 +89,7 @@ async fn workspaces_list_and_create(app: TestApp) {
         app.get("/auth/me", Some(&side_key)).await.expect(200)["id"],
         new_id.as_str()
     );
-    let side_history = app.history(&ann.token, "?days=30").await;
+    let side_history = app.history(&ann.token, "?days=30&include=account").await;
     let create = side_history
         .iter()
         .find(|e| e["action"] == "workspace.create")

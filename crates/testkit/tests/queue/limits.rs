@@ -96,7 +96,10 @@ fn rollback_if_of(total: usize) -> Value {
 
 async fn an_oversized_rollback_if_is_refused_and_writes_nothing(app: TestApp) {
     let (owner, key) = founder(&app).await;
-    let history_before = app.history(&owner.token, "?limit=1000").await.len();
+    let history_before = app
+        .history(&owner.token, "?limit=1000&include=account")
+        .await
+        .len();
 
     let mut body = proposal(3_000);
     body["rollback_if"] = rollback_if_of(4097);
@@ -107,7 +110,9 @@ async fn an_oversized_rollback_if_is_refused_and_writes_nothing(app: TestApp) {
     );
     assert!(app.queue(&owner.token).await.is_empty(), "no card raised");
     assert_eq!(
-        app.history(&owner.token, "?limit=1000").await.len(),
+        app.history(&owner.token, "?limit=1000&include=account")
+            .await
+            .len(),
         history_before,
         "no history event"
     );

@@ -23,7 +23,7 @@ async fn team_writes_are_recorded_in_history(app: TestApp) {
         .expect(200);
 
     let events: Vec<Value> = app
-        .history(&owner.token, "?days=30")
+        .history(&owner.token, "?days=30&include=account")
         .await
         .into_iter()
         .filter(|e| e["action"].as_str().unwrap().starts_with("team."))
@@ -69,7 +69,9 @@ async fn team_writes_are_recorded_in_history(app: TestApp) {
 
     // Another account's history holds none of it.
     let stranger = app.signup_verified("stranger@example.com").await;
-    let theirs = app.history(&stranger.token, "?days=30").await;
+    let theirs = app
+        .history(&stranger.token, "?days=30&include=account")
+        .await;
     assert!(
         theirs
             .iter()
@@ -81,7 +83,10 @@ async fn team_writes_are_recorded_in_history(app: TestApp) {
 async fn refused_team_writes_record_nothing(app: TestApp) {
     let owner = app.signup_verified(OWNER).await;
     let member = add_member(&app, &owner, "member@example.com", None).await;
-    let before = app.history(&owner.token, "?days=30").await.len();
+    let before = app
+        .history(&owner.token, "?days=30&include=account")
+        .await
+        .len();
     invite_reply(&app, &member.token, "x@example.com", None)
         .await
         .expect(403);
@@ -97,7 +102,12 @@ async fn refused_team_writes_record_nothing(app: TestApp) {
     set_role(&app, &owner.token, &owner.user_id, "member")
         .await
         .expect(400);
-    assert_eq!(app.history(&owner.token, "?days=30").await.len(), before);
+    assert_eq!(
+        app.history(&owner.token, "?days=30&include=account")
+            .await
+            .len(),
+        before
+    );
 }
 
 backend_tests!(

@@ -30,21 +30,30 @@ function actorWords(actor: string): string {
   return actor;
 }
 
-/** `product` fixes the list to one product (the product's History tab); otherwise it is a filter. */
+/**
+ * `product` fixes the list to one product (the product's History tab); otherwise it is a filter.
+ * `offerAccountEvents` adds the switch for the account's own events (`?account=1`, sent as
+ * `include=account`, which the API answers for owners only and never with a product).
+ */
 export function HistoryList({
   query,
   product,
   products,
+  offerAccountEvents,
 }: {
   query: URLSearchParams;
   product?: string;
   products?: ProductRow[];
+  offerAccountEvents?: boolean;
 }) {
   const days = query.get('days') ?? '30';
   const limit = query.get('limit') ?? '100';
-  const productFilter = product ?? query.get('product') ?? '';
+  const withAccount = !product && offerAccountEvents === true && query.get('account') === '1';
+  const productFilter = product ?? (withAccount ? '' : query.get('product') ?? '');
   const names = new Map((products ?? []).map((row) => [row.slug, row.name]));
-  const loaded = useApi<HistoryEvent[]>(`/history${encodeQuery({ product: productFilter, days, limit })}`);
+  const loaded = useApi<HistoryEvent[]>(
+    `/history${encodeQuery({ product: productFilter, days, limit, include: withAccount ? 'account' : '' })}`,
+  );
 
   const columns: Column<HistoryEvent>[] = [
     { title: 'When', cell: (event) => <time dateTime={event.occurred_at}>{when(event.occurred_at)}</time> },
@@ -68,7 +77,11 @@ export function HistoryList({
           {
             title: 'Product',
             cell: (event: HistoryEvent) =>
-              event.product_slug ? <a href={href(`/p/${event.product_slug}/history`)}>{names.get(event.product_slug) ?? event.product_slug}</a> : '—',
+              event.product_slug ? (
+                <a href={href(`/p/${event.product_slug}/history`)}>{names.get(event.product_slug) ?? event.product_slug}</a>
+              ) : (
+                <span class="muted">Account</span>
+              ),
           },
         ]),
     {
@@ -93,12 +106,29 @@ export function HistoryList({
         {!product && products && (
           <label>
             Product
-            <select value={productFilter} onChange={(event) => setQuery({ product: (event.currentTarget as HTMLSelectElement).value })}>
+            <select
+              value={productFilter}
+              onChange={(event) => setQuery({ product: (event.currentTarget as HTMLSelectElement).value, account: null })}
+            >
               <option value="">All products</option>
               {products.map((row) => (
                 <option value={row.slug}>{row.name}</option>
               ))}
             </select>
+          </label>
+        )}
+        {!product && offerAccountEvents && (
+          <label>
+            <input
+              type="checkbox"
+              role="switch"
+              name="account_events"
+              checked={withAccount}
+              onChange={(event) =>
+                setQuery({ account: (event.currentTarget as HTMLInputElement).checked ? '1' : null, product: null })
+              }
+            />
+            Account events too (team, API keys, profiles, sign-up)
           </label>
         )}
         <label>

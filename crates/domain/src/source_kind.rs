@@ -1,0 +1,475 @@
+//! The kind table: the one list of source kinds. Each row says everything the rest of Payback
+//! asks about a kind (its words, how it connects, how often and how far back it syncs, whether
+//! a person may sync it on demand, where its spend lands, whether it can change budgets, which
+//! variable points it at its vendor). Every other list (the vocabulary, the sync-now kinds, the
+//! health check's freshness, the base-URL variables) is computed from these rows, so a kind
+//! added here is known everywhere at once. Kinds whose connector has not arrived are rows too:
+//! the spec's vocabulary names them, and their connect routes simply do not exist yet.
+
+use crate::channel::{PAID_GOOGLE, PAID_LINKEDIN, PAID_META};
+use crate::{DAY_MS, HOUR_MS};
+
+/// How a kind is connected, which decides its connect flow and what disconnecting revokes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// One search-engine grant (`searchco`) serves these kinds.
+    SearchGrant,
+    /// One social-network grant (`socialco`) serves these kinds.
+    SocialGrant,
+    /// A key (or token) pasted into a connect form.
+    Key,
+    /// A customer's database read through event maps.
+    Database,
+    /// The payment processor.
+    Payments,
+}
+
+impl Family {
+    /// Grants hold a refresh or long-lived token the vendor can revoke; keys and database
+    /// credentials are the customer's own and stay theirs.
+    pub fn revokes_upstream(self) -> bool {
+        matches!(self, Family::SearchGrant | Family::SocialGrant)
+    }
+}
+
+/// How long after a successful run the next one is due.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cadence {
+    Hourly,
+    /// Sources whose vendor computes the numbers once a day (analytics, snapshots).
+    Daily,
+    /// Metered sources, where every read costs the customer units.
+    Weekly,
+}
+
+impl Cadence {
+    pub fn millis(self) -> i64 {
+        match self {
+            Cadence::Hourly => HOUR_MS,
+            Cadence::Daily => DAY_MS,
+            Cadence::Weekly => 7 * DAY_MS,
+        }
+    }
+}
+
+/// Where an ad network's spend lands: the `network` and `channel` of its spend rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpendLanding {
+    /// `google`, `meta`, `linkedin`: the network word of spend rows and proposals.
+    pub network: &'static str,
+    /// The attribution channel the spend is reported under (`paid_google`, ...).
+    pub channel: &'static str,
+}
+
+/// One row of the kind table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KindSpec {
+    pub kind: ConnectionKind,
+    /// The `kind` value on the wire and in the database (`sql_a`).
+    pub wire: &'static str,
+    /// The word in dedicated paths (`sql-a`).
+    pub path: &'static str,
+    pub family: Family,
+    pub cadence: Cadence,
+    /// Days every run re-reads once the backfill ladder is climbed.
+    pub recent_days: i64,
+    /// Whether `POST .../{kind}/sync` may start a run.
+    pub sync_now: bool,
+    /// Whether reads are rationed by the vendor (units, requests per day): never on demand.
+    pub quota_bound: bool,
+    /// Ad networks: where their spend rows land.
+    pub spend: Option<SpendLanding>,
+    /// Whether an approved spend proposal can be applied through this kind.
+    pub changes_budgets: bool,
+    /// The variable naming the vendor's base URL, `PAYBACK_<KIND>_API_URL` (none for customer
+    /// databases, which are dialed where the customer says).
+    pub api_url_var: Option<&'static str>,
+    /// An older name of the same variable, still read (documented in the README).
+    pub api_url_alias: Option<&'static str>,
+}
+
+/// Declares [`ConnectionKind`] and [`KINDS`] from one list, so the enum and the table cannot
+/// drift apart: variant `i` is row `i`.
+macro_rules! kind_table {
+    ($($variant:ident { $($field:ident: $value:expr),+ $(,)? })+) => {
+        /// A source kind of the spec's vocabulary; its facts are its row of [`KINDS`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ConnectionKind {
+            $($variant),+
+        }
+
+        /// The kind table, in the spec's order.
+        pub const KINDS: &[KindSpec] = &[$(KindSpec { kind: ConnectionKind::$variant, $($field: $value),+ }),+];
+    };
+}
+
+const NO_SPEND: Option<SpendLanding> = None;
+
+kind_table! {
+    AnalyticsA {
+        wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant,
+        cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
+    }
+    Tagmgr {
+        wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_TAGMGR_API_URL"), api_url_alias: None,
+    }
+    // Synced by its own schedule only: the spec's sync-now list leaves the ads account out.
+    SearchAds {
+        wire: "search_ads", path: "search-ads", family: Family::SearchGrant,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: false, quota_bound: false,
+        spend: Some(SpendLanding { network: "google", channel: PAID_GOOGLE }),
+        changes_budgets: true,
+        api_url_var: Some("PAYBACK_SEARCH_ADS_API_URL"), api_url_alias: None,
+    }
+    SearchConsole {
+        wire: "search_console", path: "search-console", family: Family::SearchGrant,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SEARCH_CONSOLE_API_URL"), api_url_alias: None,
+    }
+    // Daily, as the spec's connect notes say for `search_b`, `geo_a`, `social_a` and `social_b`:
+    // their vendors publish daily numbers, so hourly reads would only spend requests.
+    SearchB {
+        wire: "search_b", path: "search-b", family: Family::Key,
+        cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SEARCH_B_API_URL"), api_url_alias: None,
+    }
+    // Metered: every read costs the customer units.
+    SeoA {
+        wire: "seo_a", path: "seo-a", family: Family::Key,
+        cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SEO_A_API_URL"), api_url_alias: None,
+    }
+    SeoB {
+        wire: "seo_b", path: "seo-b", family: Family::Key,
+        cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SEO_B_API_URL"), api_url_alias: None,
+    }
+    GeoA {
+        wire: "geo_a", path: "geo-a", family: Family::Key,
+        cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_GEO_A_API_URL"), api_url_alias: None,
+    }
+    // 10 export requests per project per day: one daily run keeps well inside them.
+    ReplayA {
+        wire: "replay_a", path: "replay-a", family: Family::Key,
+        cadence: Cadence::Daily, recent_days: 7, sync_now: false, quota_bound: true,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
+    }
+    ProductAnalyticsA {
+        wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key,
+        cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,
+    }
+    SocialAdsA {
+        wire: "social_ads_a", path: "social-ads-a", family: Family::SocialGrant,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: Some(SpendLanding { network: "meta", channel: PAID_META }),
+        changes_budgets: true,
+        api_url_var: Some("PAYBACK_SOCIAL_ADS_A_API_URL"), api_url_alias: None,
+    }
+    // Spend only: proposals name `meta` and `google`, never this network.
+    SocialAdsB {
+        wire: "social_ads_b", path: "social-ads-b", family: Family::Key,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: Some(SpendLanding { network: "linkedin", channel: PAID_LINKEDIN }),
+        changes_budgets: false,
+        api_url_var: Some("PAYBACK_SOCIAL_ADS_B_API_URL"), api_url_alias: None,
+    }
+    SocialA {
+        wire: "social_a", path: "social-a", family: Family::SocialGrant,
+        cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SOCIAL_A_API_URL"), api_url_alias: None,
+    }
+    SocialB {
+        wire: "social_b", path: "social-b", family: Family::Key,
+        cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_SOCIAL_B_API_URL"), api_url_alias: None,
+    }
+    // Hourly, for timely revenue.
+    Payments {
+        wire: "payments", path: "payments", family: Family::Payments,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false,
+        api_url_var: Some("PAYBACK_PAYMENTS_API_URL"),
+        api_url_alias: Some("PAYBACK_STRIPE_API_BASE"),
+    }
+    SqlA {
+        wire: "sql_a", path: "sql-a", family: Family::Database,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+    }
+    SqlB {
+        wire: "sql_b", path: "sql-b", family: Family::Database,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+    }
+    Docdb {
+        wire: "docdb", path: "docdb", family: Family::Database,
+        cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
+        spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+    }
+}
+
+impl ConnectionKind {
+    /// This kind's row of the table.
+    pub fn spec(self) -> &'static KindSpec {
+        // In bounds by construction: `kind_table!` makes variant `i` row `i`.
+        &KINDS[self as usize]
+    }
+
+    /// Every kind, in the table's order.
+    pub fn all() -> impl Iterator<Item = ConnectionKind> {
+        KINDS.iter().map(|spec| spec.kind)
+    }
+
+    /// The wire word (`sql_a`).
+    pub fn as_str(self) -> &'static str {
+        self.spec().wire
+    }
+
+    /// The kind a wire word names.
+    pub fn parse(word: &str) -> Option<Self> {
+        KINDS
+            .iter()
+            .find(|spec| spec.wire == word)
+            .map(|spec| spec.kind)
+    }
+
+    /// The word in dedicated paths (`sql-a`).
+    pub fn path_word(self) -> &'static str {
+        self.spec().path
+    }
+
+    /// Either spelling, `sql_a` or `sql-a`.
+    pub fn from_path(word: &str) -> Option<Self> {
+        KINDS
+            .iter()
+            .find(|spec| spec.path == word || spec.wire == word)
+            .map(|spec| spec.kind)
+    }
+
+    pub fn family(self) -> Family {
+        self.spec().family
+    }
+
+    /// How long after a successful run the next one is due.
+    pub fn cadence_ms(self) -> i64 {
+        self.spec().cadence.millis()
+    }
+
+    /// Days re-read by every run once the history is complete.
+    pub fn recent_days(self) -> i64 {
+        self.spec().recent_days
+    }
+
+    /// Whether the kind reads a customer's database through event maps.
+    pub fn is_database(self) -> bool {
+        self.family() == Family::Database
+    }
+
+    /// Whether a person may start a run now.
+    pub fn syncs_on_demand(self) -> bool {
+        self.spec().sync_now
+    }
+
+    /// Where this kind's spend lands; `None` for kinds that report no spend.
+    pub fn spend(self) -> Option<SpendLanding> {
+        self.spec().spend
+    }
+}
+
+impl std::fmt::Display for ConnectionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's vocabulary table, in its order: the table must hold exactly these.
+    const SPEC_VOCABULARY: [&str; 18] = [
+        "analytics_a",
+        "tagmgr",
+        "search_ads",
+        "search_console",
+        "search_b",
+        "seo_a",
+        "seo_b",
+        "geo_a",
+        "replay_a",
+        "product_analytics_a",
+        "social_ads_a",
+        "social_ads_b",
+        "social_a",
+        "social_b",
+        "payments",
+        "sql_a",
+        "sql_b",
+        "docdb",
+    ];
+
+    /// The spec's `POST .../{kind}/sync` list, plus the tag manager (its tag audit).
+    const SPEC_SYNC_NOW: [&str; 14] = [
+        "sql_a",
+        "sql_b",
+        "docdb",
+        "analytics_a",
+        "product_analytics_a",
+        "geo_a",
+        "search_console",
+        "search_b",
+        "social_ads_a",
+        "social_ads_b",
+        "social_a",
+        "social_b",
+        "payments",
+        "tagmgr",
+    ];
+
+    #[test]
+    fn the_table_is_the_specs_vocabulary_with_its_words() {
+        let wires: Vec<&str> = ConnectionKind::all().map(ConnectionKind::as_str).collect();
+        assert_eq!(wires, SPEC_VOCABULARY);
+        for (index, spec) in KINDS.iter().enumerate() {
+            assert_eq!(spec.kind as usize, index);
+            assert_eq!(spec.kind.spec(), spec);
+            assert_eq!(spec.path, spec.wire.replace('_', "-"), "{}", spec.wire);
+            assert_eq!(ConnectionKind::parse(spec.wire), Some(spec.kind));
+            assert_eq!(ConnectionKind::from_path(spec.path), Some(spec.kind));
+            assert_eq!(ConnectionKind::from_path(spec.wire), Some(spec.kind));
+            assert_eq!(spec.kind.to_string(), spec.wire);
+        }
+        assert_eq!(ConnectionKind::parse("sql-a"), None);
+        assert_eq!(ConnectionKind::from_path("nothing"), None);
+    }
+
+    #[test]
+    fn cadences_and_windows_follow_the_spec() {
+        use ConnectionKind as K;
+        for kind in ConnectionKind::all() {
+            let expected_days = if matches!(kind, K::AnalyticsA | K::ProductAnalyticsA) {
+                3
+            } else {
+                7
+            };
+            assert_eq!(kind.recent_days(), expected_days, "{kind}");
+            let cadence = kind.spec().cadence;
+            match kind {
+                K::AnalyticsA | K::ProductAnalyticsA => assert_eq!(cadence, Cadence::Daily),
+                K::SeoA | K::SeoB => assert_eq!(cadence, Cadence::Weekly),
+                _ => assert_ne!(cadence, Cadence::Weekly, "{kind}"),
+            }
+        }
+        assert_eq!(K::Payments.cadence_ms(), HOUR_MS);
+        assert_eq!(K::SqlA.cadence_ms(), HOUR_MS);
+        assert_eq!(K::SeoA.cadence_ms(), 7 * DAY_MS);
+    }
+
+    #[test]
+    fn sync_now_is_the_specs_list_and_never_a_rationed_source() {
+        let on_demand: Vec<&str> = ConnectionKind::all()
+            .filter(|kind| kind.syncs_on_demand())
+            .map(ConnectionKind::as_str)
+            .collect();
+        let mut expected = SPEC_SYNC_NOW.to_vec();
+        expected.sort_by_key(|word| ConnectionKind::parse(word).map(|kind| kind as usize));
+        assert_eq!(on_demand, expected);
+        for kind in ConnectionKind::all().filter(|kind| kind.spec().quota_bound) {
+            assert!(!kind.syncs_on_demand(), "{kind}");
+        }
+        let quota: Vec<&str> = ConnectionKind::all()
+            .filter(|kind| kind.spec().quota_bound)
+            .map(ConnectionKind::as_str)
+            .collect();
+        assert_eq!(quota, ["seo_a", "seo_b", "replay_a"]);
+    }
+
+    #[test]
+    fn spend_lands_on_the_design_channels_and_budgets_on_proposal_networks() {
+        let landings: Vec<(&str, &str, &str)> = ConnectionKind::all()
+            .filter_map(|kind| kind.spend().map(|s| (kind.as_str(), s.network, s.channel)))
+            .collect();
+        assert_eq!(
+            landings,
+            [
+                ("search_ads", "google", "paid_google"),
+                ("social_ads_a", "meta", "paid_meta"),
+                ("social_ads_b", "linkedin", "paid_linkedin"),
+            ]
+        );
+        for kind in ConnectionKind::all().filter(|kind| kind.spec().changes_budgets) {
+            // A kind that changes budgets is one a proposal can name, and it reports spend.
+            let landing = kind.spend().map(|s| s.network).unwrap_or_default();
+            let network = crate::policy::Network::parse(landing);
+            assert!(network.is_some(), "{kind}");
+            assert_eq!(
+                network.map(|n| n.channel()),
+                kind.spend().map(|s| s.channel)
+            );
+        }
+        assert_eq!(
+            crate::policy::Network::ALL.len(),
+            ConnectionKind::all()
+                .filter(|kind| kind.spec().changes_budgets)
+                .count()
+        );
+    }
+
+    #[test]
+    fn every_vendor_kind_names_its_base_url_variable() {
+        for spec in KINDS {
+            let expected = (spec.family != Family::Database)
+                .then(|| format!("PAYBACK_{}_API_URL", spec.wire.to_ascii_uppercase()));
+            assert_eq!(
+                spec.api_url_var.map(str::to_owned),
+                expected,
+                "{}",
+                spec.wire
+            );
+        }
+        assert_eq!(
+            ConnectionKind::Payments.spec().api_url_alias,
+            Some("PAYBACK_STRIPE_API_BASE")
+        );
+    }
+
+    #[test]
+    fn only_grants_revoke_upstream_and_databases_are_the_database_family() {
+        let revoking: Vec<&str> = ConnectionKind::all()
+            .filter(|kind| kind.family().revokes_upstream())
+            .map(ConnectionKind::as_str)
+            .collect();
+        assert_eq!(
+            revoking,
+            [
+                "analytics_a",
+                "tagmgr",
+                "search_ads",
+                "search_console",
+                "social_ads_a",
+                "social_a"
+            ]
+        );
+        let databases: Vec<&str> = ConnectionKind::all()
+            .filter(|kind| kind.is_database())
+            .map(ConnectionKind::as_str)
+            .collect();
+        assert_eq!(databases, ["sql_a", "sql_b", "docdb"]);
+    }
+}

@@ -1,0 +1,129 @@
+//! The source registry: for each kind that has a connector, how a stored connection becomes a
+//! [`Source`] (its credential opened by `source_config`, its settings and the product's currency
+//! handed over). Sync runs, tests and disconnects reach a kind only through here, so a new kind
+//! is one registration, and a test can register a fake through the same path.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use payback_connectors::Source;
+use payback_connectors::docdb::DocdbSource;
+use payback_connectors::payments::PaymentsSource;
+use payback_connectors::sql::SqlSource;
+use payback_domain::connection::ConnectionKind;
+use payback_store::connections::ConnectionRow;
+use payback_store::products::ProductRow;
+
+use crate::error::{ApiError, ApiResult};
+use crate::services::source_config::{self, Database};
+use crate::state::AppState;
+
+pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = ApiResult<Box<dyn Source>>> + Send + 'a>>;
+
+/// Opens one kind's stored connections.
+pub trait OpenSource: Send + Sync {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a>;
+}
+
+/// The kinds this process can read, each with its opener.
+#[derive(Clone)]
+pub struct SourceRegistry {
+    by_kind: HashMap<ConnectionKind, Arc<dyn OpenSource>>,
+}
+
+impl fmt::Debug for SourceRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut kinds: Vec<&str> = self.by_kind.keys().map(|kind| kind.as_str()).collect();
+        kinds.sort_unstable();
+        f.debug_struct("SourceRegistry")
+            .field("kinds", &kinds)
+            .finish()
+    }
+}
+
+impl SourceRegistry {
+    /// The connectors this build has.
+    pub fn built_in() -> Self {
+        let mut registry = Self {
+            by_kind: HashMap::new(),
+        };
+        registry.register(ConnectionKind::Payments, Arc::new(PaymentsOpener));
+        for kind in [
+            ConnectionKind::SqlA,
+            ConnectionKind::SqlB,
+            ConnectionKind::Docdb,
+        ] {
+            registry.register(kind, Arc::new(DatabaseOpener));
+        }
+        registry
+    }
+
+    /// Registers `opener` for `kind`, replacing any other.
+    pub fn register(&mut self, kind: ConnectionKind, opener: Arc<dyn OpenSource>) {
+        self.by_kind.insert(kind, opener);
+    }
+
+    /// The connection made usable; 400 when no connector reads its kind.
+    pub async fn open(
+        &self,
+        state: &AppState,
+        product: &ProductRow,
+        row: &ConnectionRow,
+        kind: ConnectionKind,
+    ) -> ApiResult<Box<dyn Source>> {
+        let opener = self
+            .by_kind
+            .get(&kind)
+            .ok_or_else(|| ApiError::bad_request(format!("no connector for kind {kind}")))?;
+        opener.open(state, product, row).await
+    }
+}
+
+/// `payments`: the Stripe key and the charges' stage.
+struct PaymentsOpener;
+
+impl OpenSource for PaymentsOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let config = source_config::payments(state, row).await?;
+            let source = PaymentsSource::new(state.http.clone(), config, &product.currency);
+            Ok(Box::new(source) as Box<dyn Source>)
+        })
+    }
+}
+
+/// `sql_a`, `sql_b`, `docdb`: the checked database and the event maps.
+struct DatabaseOpener;
+
+impl OpenSource for DatabaseOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let maps = source_config::event_maps(row)?;
+            let currency = &product.currency;
+            Ok(match source_config::database(state, row).await? {
+                Database::Sql(config) => {
+                    Box::new(SqlSource::new(config, maps, currency)) as Box<dyn Source>
+                }
+                Database::Docdb(config) => Box::new(DocdbSource::new(config, maps, currency)),
+            })
+        })
+    }
+}

@@ -1,0 +1,152 @@
+//! Writing what one sync pass read (a [`SyncOutput`]), each part where it belongs: events and
+//! revenue rows through the events API's ingestion path (namespace `<kind>:<slug>`, so re-reads
+//! store nothing twice), daily stage volumes and spend by replacing the days the pass read, in
+//! one transaction. Every part is checked before anything of the batch is written.
+
+use std::collections::BTreeSet;
+
+use payback_connectors::database::EventSink;
+use payback_connectors::{
+    ConnectorError, DayRange, PageSink, RevenueRow, SourceFuture, StageDaysRead, SyncOutput,
+};
+use payback_domain::connection::ConnectionKind;
+use payback_domain::event::IncomingEvent;
+use payback_store::aggregate_stages::{self, StageVolume};
+use payback_store::products::ProductRow;
+
+use crate::services::ingest::{self, Source};
+use crate::services::spend_intake;
+use crate::state::AppState;
+
+/// Writes pages of events through ingestion, in batches of its cap.
+pub struct IngestSink<'a> {
+    pub state: &'a AppState,
+    pub product: &'a ProductRow,
+    pub source: Source,
+}
+
+impl EventSink for IngestSink<'_> {
+    async fn write(&mut self, events: Vec<IncomingEvent>) -> Result<(), ConnectorError> {
+        for batch in events.chunks(self.source.max_batch()) {
+            ingest::ingest(self.state, self.product, self.source, batch.to_vec())
+                .await
+                .map_err(|err| {
+                    ConnectorError::Config(format!("writing the events failed: {err}"))
+                })?;
+        }
+        Ok(())
+    }
+}
+
+impl PageSink for IngestSink<'_> {
+    fn write(&mut self, events: Vec<IncomingEvent>) -> SourceFuture<'_, ()> {
+        Box::pin(EventSink::write(self, events))
+    }
+}
+
+/// Writes the batch of a `kind` run; answers the run's status line, or why the batch was
+/// refused.
+pub async fn write(
+    sink: &mut IngestSink<'_>,
+    kind: ConnectionKind,
+    batch: SyncOutput,
+) -> Result<String, String> {
+    let (state, product) = (sink.state, sink.product);
+    if !batch.snapshots.is_empty() {
+        // Their table arrives with the snapshot sources; dropping them silently would read as
+        // a success that stored nothing.
+        return Err(format!(
+            "snapshots: {} read, but this server does not store snapshots yet",
+            batch.snapshots.len()
+        ));
+    }
+    let spend = spend_intake::check(kind, &product.currency, batch.spend)?;
+    let stage_days = batch.stage_days.map(check_stage_days).transpose()?;
+    let revenue = revenue_events(batch.revenue)?;
+
+    let mut lines: Vec<String> = Some(batch.detail)
+        .filter(|d| !d.is_empty())
+        .into_iter()
+        .collect();
+    if !revenue.is_empty() {
+        lines.push(format!("{} revenue rows", revenue.len()));
+    }
+    let failed = |err: ConnectorError| err.to_string();
+    EventSink::write(sink, batch.events).await.map_err(failed)?;
+    EventSink::write(sink, revenue).await.map_err(failed)?;
+
+    if stage_days.is_some() || !spend.is_empty() {
+        let stored = |err: payback_store::StoreError| format!("writing the read failed: {err}");
+        let now = state.clock.now();
+        let mut tx = state.store.begin().await.map_err(stored)?;
+        if let Some((days, rows)) = &stage_days {
+            aggregate_stages::replace_days(
+                &mut tx,
+                &product.id,
+                kind.as_str(),
+                &days.first,
+                &days.last,
+                rows,
+            )
+            .await
+            .map_err(stored)?;
+            lines.push(format!(
+                "stage volumes {}..{}: {} rows",
+                days.first,
+                days.last,
+                rows.len()
+            ));
+        }
+        spend
+            .write(&mut tx, &product.id, kind, now)
+            .await
+            .map_err(stored)?;
+        tx.commit().await.map_err(stored)?;
+    }
+    lines.extend(spend.describe());
+    Ok(lines.join("; "))
+}
+
+/// Revenue rows as the valued events the fold books; only money stages carry revenue.
+fn revenue_events(rows: Vec<RevenueRow>) -> Result<Vec<IncomingEvent>, String> {
+    rows.into_iter()
+        .map(|row| {
+            if row.stage.acquires_customer() {
+                Ok(row.into_event())
+            } else {
+                Err(format!(
+                    "revenue row {}: stage {} carries no revenue (converted or payment)",
+                    row.id, row.stage
+                ))
+            }
+        })
+        .collect()
+}
+
+/// Daily volumes on the days read, one per day and stage, never negative.
+fn check_stage_days(read: StageDaysRead) -> Result<(DayRange, Vec<StageVolume>), String> {
+    spend_intake::check_days(&read.days).map_err(|err| format!("stage volumes: {err}"))?;
+    let mut seen = BTreeSet::new();
+    let mut rows = Vec::with_capacity(read.rows.len());
+    for row in read.rows {
+        let at = format!("stage volumes: {} {}", row.day, row.stage);
+        if !read.days.contains(&row.day) {
+            return Err(format!(
+                "{at}: the day is outside the days read ({}..{})",
+                read.days.first, read.days.last
+            ));
+        }
+        if row.volume < 0 {
+            return Err(format!("{at}: a negative volume"));
+        }
+        if !seen.insert((row.day.clone(), row.stage.as_str())) {
+            return Err(format!("{at}: counted twice"));
+        }
+        rows.push(StageVolume {
+            day: row.day,
+            stage: row.stage,
+            volume: row.volume,
+        });
+    }
+    Ok((read.days, rows))
+}

@@ -1,0 +1,156 @@
+//! A source whose reads the test writes, registered through the same registry as the real
+//! kinds: the real sync run, batch writer, store and reports handle what it answers. For kinds
+//! whose connector has not arrived yet (the ad networks), and for batch parts no real kind
+//! produces today.
+
+use std::sync::{Arc, Mutex};
+
+use payback_connectors::{PageSink, Revocation, Source, SourceFuture, SyncOutput, SyncWindow};
+use payback_domain::Clock;
+use payback_domain::connection::ConnectionKind;
+use payback_server::AppState;
+use payback_server::services::sources::{OpenFuture, OpenSource};
+use payback_store::connections::ConnectionRow;
+use payback_store::products::ProductRow;
+
+type Answer = Box<dyn FnMut(SyncWindow) -> SyncOutput + Send>;
+
+#[derive(Default)]
+struct Script {
+    answer: Option<Answer>,
+    windows: Vec<SyncWindow>,
+    disconnects: usize,
+}
+
+/// Answers every read with what the test's closure makes of the window, and remembers each
+/// window and each disconnect. Clones share one script.
+#[derive(Clone)]
+pub struct FakeSource {
+    kind: ConnectionKind,
+    script: Arc<Mutex<Script>>,
+}
+
+impl FakeSource {
+    /// A fake of `kind`, reading nothing until [`Self::answer`] says what.
+    pub fn new(kind: ConnectionKind) -> Self {
+        Self {
+            kind,
+            script: Arc::default(),
+        }
+    }
+
+    pub fn kind(&self) -> ConnectionKind {
+        self.kind
+    }
+
+    /// What every read answers from now on.
+    pub fn answer(&self, answer: impl FnMut(SyncWindow) -> SyncOutput + Send + 'static) {
+        self.script.lock().expect("script").answer = Some(Box::new(answer));
+    }
+
+    /// The windows read so far, in order.
+    pub fn windows(&self) -> Vec<SyncWindow> {
+        self.script.lock().expect("script").windows.clone()
+    }
+
+    /// How many times a disconnect asked it to revoke its grant.
+    pub fn disconnects(&self) -> usize {
+        self.script.lock().expect("script").disconnects
+    }
+}
+
+impl Source for FakeSource {
+    fn test(&self) -> SourceFuture<'_, String> {
+        let line = format!("fake {} answers", self.kind);
+        Box::pin(async move { Ok(line) })
+    }
+
+    fn sync<'a>(
+        &'a self,
+        window: SyncWindow,
+        _pages: &'a mut dyn PageSink,
+    ) -> SourceFuture<'a, SyncOutput> {
+        let mut script = self.script.lock().expect("script");
+        script.windows.push(window);
+        let output = script
+            .answer
+            .as_mut()
+            .map(|answer| answer(window))
+            .unwrap_or_default();
+        Box::pin(async move { Ok(output) })
+    }
+
+    fn disconnect(&self) -> SourceFuture<'_, Revocation> {
+        self.script.lock().expect("script").disconnects += 1;
+        Box::pin(async { Ok(Revocation::Revoked) })
+    }
+}
+
+impl OpenSource for FakeSource {
+    fn open<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _product: &'a ProductRow,
+        _row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        let source = self.clone();
+        Box::pin(async move { Ok(Box::new(source) as Box<dyn Source>) })
+    }
+}
+
+impl crate::TestApp {
+    /// Spawns the service with `fake` reading its kind, registered like a real connector.
+    pub async fn spawn_with_source(backend: crate::Backend, fake: FakeSource) -> Self {
+        Self::spawn_custom(
+            backend,
+            |_| {},
+            move |state| state.sources.register(fake.kind(), Arc::new(fake)),
+        )
+        .await
+    }
+
+    /// Stores an active connection of `kind` for the product, due at once (the connect routes
+    /// of kinds whose connector has not arrived do not exist yet). With `credential`, it holds
+    /// a sealed credential of its own (bytes no one opens: a fake reads without one), so a
+    /// disconnect deletes it. Answers the connection id.
+    pub async fn insert_connection(
+        &self,
+        account_id: &str,
+        product_id: &str,
+        kind: ConnectionKind,
+        config: &serde_json::Value,
+        credential: bool,
+    ) -> String {
+        use payback_store::connections::{self as store, NewConnection, SealedCredential};
+        let scope = payback_store::AccountScope::trusted(account_id.to_owned());
+        let now = self.clock.now();
+        let mut tx = self.state.store.begin().await.expect("begin");
+        let credential_id = if credential {
+            let sealed = SealedCredential {
+                nonce: vec![0; 24],
+                ciphertext: vec![1; 16],
+            };
+            Some(
+                store::insert_credential(&mut tx, &scope, &sealed, now)
+                    .await
+                    .expect("credential"),
+            )
+        } else {
+            None
+        };
+        let config = config.to_string();
+        let new = NewConnection {
+            product_id,
+            kind: kind.as_str(),
+            status: "active",
+            config: &config,
+            credential_id: credential_id.as_deref(),
+            event_maps: None,
+        };
+        let (id, _) = store::upsert(&mut tx, &scope, new, now)
+            .await
+            .expect("connection");
+        tx.commit().await.expect("commit");
+        id
+    }
+}
