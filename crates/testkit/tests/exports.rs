@@ -280,9 +280,11 @@ async fn both_exports_match_what_was_sent(app: TestApp) {
     let data = dataset();
     // One request each: the visit of `a1` is stored before the signup links `a1` to `u1`, so
     // the export must show it under the identity it counts under now, not the one it was
-    // stored under.
+    // stored under. Each is folded before the next is sent: folded together, the signup's link
+    // would come first and the visit would be stored under `u1` already.
     for item in &data {
         send(&app, &key, std::slice::from_ref(&item.event)).await;
+        app.settle().await;
     }
     let stored: String = app
         .sql_value("SELECT identity FROM events WHERE dedupe_id = 'v1'", &[])
