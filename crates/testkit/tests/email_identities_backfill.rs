@@ -52,14 +52,20 @@ async fn migration_0014_gives_stored_emails_to_their_first_user(app: TestApp) {
     rewind_migration_0014(&app).await;
     let start = TEST_START.millis();
     let product = product_id.as_str();
-    // Ada names her email first; Bob names it later (twice): a conflict, the latest counted.
-    store_old_event(&app, product, "e1", ("ada", ""), "ada@example.com", start + 5).await;
-    store_old_event(&app, product, "e2", ("bob", ""), "ada@example.com", start + 1).await;
-    store_old_event(&app, product, "e3", ("bob", ""), "ada@example.com", start + 3).await;
-    // Cy names his twice: no conflict. A visitor's email is not taken over.
-    store_old_event(&app, product, "e4", ("cy", ""), "cy@example.com", start).await;
-    store_old_event(&app, product, "e5", ("cy", ""), "cy@example.com", start + 2).await;
-    store_old_event(&app, product, "e6", ("", "visitor"), "vee@example.com", start).await;
+    // In arrival order (dedupe id, user, anonymous id, email, occurred): Ada names her email
+    // first; Bob names it later, twice (a conflict: the latest counts). Cy names his twice (no
+    // conflict). A visitor's email is not taken over.
+    let old_events = [
+        ("e1", "ada", "", "ada@example.com", start + 5),
+        ("e2", "bob", "", "ada@example.com", start + 1),
+        ("e3", "bob", "", "ada@example.com", start + 3),
+        ("e4", "cy", "", "cy@example.com", start),
+        ("e5", "cy", "", "cy@example.com", start + 2),
+        ("e6", "", "visitor", "vee@example.com", start),
+    ];
+    for (dedupe_id, user, anonymous, email, at) in old_events {
+        store_old_event(&app, product, dedupe_id, (user, anonymous), email, at).await;
+    }
 
     app.state.store.migrate().await.unwrap();
 
