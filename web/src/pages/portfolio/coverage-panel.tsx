@@ -86,6 +86,12 @@ export function CoveragePanel({ report, currency }: { report: AttributionReport;
           detail={`${count(coverage.transactions_with_identity)} of ${count(coverage.transactions_total)}`}
         />
       </ul>
+      {coverage.email_conflicts > 0 && (
+        <p class="muted" data-testid="email-conflicts">
+          {count(coverage.email_conflicts)} {coverage.email_conflicts === 1 ? 'email was' : 'emails were'} named
+          by more than one user; their payments count for the first user who named them.
+        </p>
+      )}
     </article>
   );
 }
