@@ -69,12 +69,14 @@ pub async fn insert(
 }
 
 /// Live keys of the account with their creators, oldest first.
-pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<ListedKeyRow>> {
+/// Live keys of the account with their creators, oldest first, at most `limit` of them.
+pub async fn list(db: &Db, scope: &AccountScope, limit: i64) -> StoreResult<Vec<ListedKeyRow>> {
     Ok(on_db!(db, pool => sqlx::query_as(
         "SELECT k.id, k.name, k.prefix, k.created_at, k.last_used_at, k.created_by, \
          u.email AS created_by_email FROM api_keys k LEFT JOIN users u ON u.id = k.created_by \
-         WHERE k.account_id = $1 AND k.revoked_at IS NULL ORDER BY k.created_at, k.id")
+         WHERE k.account_id = $1 AND k.revoked_at IS NULL ORDER BY k.created_at, k.id LIMIT $2")
         .bind(scope.account_id())
+        .bind(limit)
         .fetch_all(pool)
         .await)?)
 }

@@ -64,10 +64,12 @@ pub async fn insert(
     Ok(())
 }
 
-pub async fn list(db: &Db, scope: &AccountScope) -> StoreResult<Vec<MemberRow>> {
-    let sql = format!("{MEMBER_SELECT} WHERE m.account_id = $1 ORDER BY m.created_at, u.email");
+/// The account's members, oldest first, at most `limit` of them.
+pub async fn list(db: &Db, scope: &AccountScope, limit: i64) -> StoreResult<Vec<MemberRow>> {
+    let sql =
+        format!("{MEMBER_SELECT} WHERE m.account_id = $1 ORDER BY m.created_at, u.email LIMIT $2");
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).fetch_all(pool).await)?,
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(scope.account_id()).bind(limit).fetch_all(pool).await)?,
     )
 }
 

@@ -29,11 +29,8 @@ async fn list_keys(
     caller: Caller,
     Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<ApiKeyItem>>> {
-    let limit = limits::KEYS.rows(params.limit)?;
-    let mut keys = keys::list(&state, &caller).await?;
-    // The answer is bounded here; the read is whole until `services::keys::list` takes the limit.
-    keys.truncate(limit);
-    Ok(Json(keys))
+    let limit = limits::KEYS.check(params.limit)?;
+    Ok(Json(keys::list(&state, &caller, limit).await?))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]

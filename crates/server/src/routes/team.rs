@@ -32,11 +32,8 @@ async fn list_team(
     caller: Caller,
     Query(params): Query<LimitParams>,
 ) -> ApiResult<Json<Vec<TeamMember>>> {
-    let limit = limits::TEAM.rows(params.limit)?;
-    let mut members = team::list(&state, &caller).await?;
-    // The answer is bounded here; the read is whole until `services::team::list` takes the limit.
-    members.truncate(limit);
-    Ok(Json(members))
+    let limit = limits::TEAM.check(params.limit)?;
+    Ok(Json(team::list(&state, &caller, limit).await?))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -77,13 +77,19 @@ async fn mint_by(
     Ok((id, key))
 }
 
-pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<ApiKeyItem>> {
-    list_in(state, caller.scope()?).await
+/// The caller's account's live keys, oldest first, at most `limit`.
+pub async fn list(state: &AppState, caller: &Caller, limit: i64) -> ApiResult<Vec<ApiKeyItem>> {
+    list_in(state, caller.scope()?, limit).await
 }
 
-/// The account's live keys, oldest first (also shown to a person about to claim the account).
-pub async fn list_in(state: &AppState, scope: &AccountScope) -> ApiResult<Vec<ApiKeyItem>> {
-    let rows = api_keys::list(&state.store, scope).await?;
+/// The account's live keys, oldest first, at most `limit` (also shown to a person about to
+/// claim the account).
+pub async fn list_in(
+    state: &AppState,
+    scope: &AccountScope,
+    limit: i64,
+) -> ApiResult<Vec<ApiKeyItem>> {
+    let rows = api_keys::list(&state.store, scope, limit).await?;
     Ok(rows
         .into_iter()
         .map(|row| ApiKeyItem {

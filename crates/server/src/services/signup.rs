@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 use crate::crypto::{new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::extract::{Caller, limits};
 use crate::mail::messages;
 use crate::services::{audit, keys, sessions};
 use crate::state::AppState;
@@ -449,7 +449,8 @@ pub async fn claim_info(state: &AppState, token: &str) -> ApiResult<ClaimInfo> {
         "invalid or expired claim link",
     )
     .await?;
-    let api_keys = keys::list_in(state, &AccountScope::trusted(account.id.clone())).await?;
+    let scope = AccountScope::trusted(account.id.clone());
+    let api_keys = keys::list_in(state, &scope, limits::KEYS.max).await?;
     Ok(ClaimInfo {
         email: user.email,
         account_name: account.name,

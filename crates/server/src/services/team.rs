@@ -47,8 +47,9 @@ impl From<MemberRow> for TeamMember {
     }
 }
 
-pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<TeamMember>> {
-    Ok(members::list(&state.store, caller.scope()?)
+/// The account's members, oldest first, at most `limit`.
+pub async fn list(state: &AppState, caller: &Caller, limit: i64) -> ApiResult<Vec<TeamMember>> {
+    Ok(members::list(&state.store, caller.scope()?, limit)
         .await?
         .into_iter()
         .map(TeamMember::from)

@@ -180,7 +180,7 @@ async fn owners_disabling_each_other_at_once_leave_one_owner(app: TestApp) {
     }
     // Read the team straight from the store: both sessions may be gone.
     let scope = payback_store::AccountScope::trusted(owner.account_id.clone());
-    let rows = payback_store::members::list(&app.state.store, &scope)
+    let rows = payback_store::members::list(&app.state.store, &scope, 500)
         .await
         .unwrap();
     let active_owners = rows
