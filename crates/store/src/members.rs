@@ -140,13 +140,19 @@ pub async fn set_role(
     Ok(())
 }
 
-/// The person's accepted, non-disabled memberships, oldest first.
+/// The most workspaces a person's list shows (`GET /auth/accounts`, the login response): the
+/// oldest ones, so the read stays bounded however many a person joins or creates.
+pub const WORKSPACES_LISTED: i64 = 500;
+
+/// The person's accepted, non-disabled memberships, oldest first, at most
+/// [`WORKSPACES_LISTED`].
 pub async fn workspaces_of(db: &Db, user_id: &str) -> StoreResult<Vec<WorkspaceRow>> {
     Ok(on_db!(db, pool => sqlx::query_as(
         "SELECT a.id AS account_id, a.name, a.role, m.member_role FROM memberships m \
          JOIN accounts a ON a.id = m.account_id \
-         WHERE m.user_id = $1 AND m.status = 'active' ORDER BY m.created_at, a.id")
+         WHERE m.user_id = $1 AND m.status = 'active' ORDER BY m.created_at, a.id LIMIT $2")
         .bind(user_id)
+        .bind(WORKSPACES_LISTED)
         .fetch_all(pool)
         .await)?)
 }

@@ -310,7 +310,8 @@ async fn update_me(
     Ok(Json(sessions::update_me(&state, &caller, edit).await?))
 }
 
-/// The person's workspaces (an API key sees only its own account).
+/// The person's workspaces, oldest first: at most the 500 oldest (an API key sees only its own
+/// account).
 #[utoipa::path(get, path = "/auth/accounts", tag = tags::AUTH, security(("bearer" = [])),
     responses((status = 200, body = Vec<WorkspaceItem>), (status = 401, body = ErrorBody)))]
 async fn list_accounts(

@@ -198,7 +198,31 @@ async fn switch_account_repoints_the_session(app: TestApp) {
     );
 }
 
+/// A person's workspace list is bounded: with 501 workspaces, the 500 oldest are listed (the
+/// first one, theirs from sign-up, among them), and so are they in a login's `accounts`.
+async fn workspace_list_shows_the_oldest_500(app: TestApp) {
+    let ann = app.signup_verified("ann@example.com").await;
+    for n in 1..=500 {
+        app.clock.advance(1);
+        app.post(
+            "/auth/accounts",
+            Some(&ann.token),
+            json!({ "name": format!("Shop {n}") }),
+        )
+        .await
+        .expect(200);
+    }
+    let listed = app.get("/auth/accounts", Some(&ann.token)).await;
+    let listed = listed.expect(200).as_array().unwrap().clone();
+    assert_eq!(listed.len(), 500);
+    assert_eq!(listed[0]["id"], ann.account_id.as_str());
+    assert_eq!(listed[499]["name"], "Shop 499");
+    let login = login_with(&app, "ann@example.com", TEST_PASSWORD).await;
+    assert_eq!(login.expect(200)["accounts"].as_array().unwrap().len(), 500);
+}
+
 backend_tests!(
     workspaces_list_and_create,
     switch_account_repoints_the_session,
+    workspace_list_shows_the_oldest_500,
 );
