@@ -10,6 +10,7 @@
 pub mod presets;
 pub mod record;
 pub mod schema;
+pub mod source;
 
 use std::future::Future;
 use std::time::Duration;
