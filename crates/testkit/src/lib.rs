@@ -65,24 +65,3 @@ macro_rules! backend_tests {
         )*
     };
 }
-
-/// Runs each `async fn name(backend: Backend)` once per backend, as `name::sqlite` and
-/// `name::postgres`: for tests that spawn their own app (a configuration of their own, an
-/// adjusted state) instead of taking the default one [`backend_tests!`] hands them.
-#[macro_export]
-macro_rules! backend_tests_spawning {
-    ($($name:ident),* $(,)?) => {
-        $(
-            mod $name {
-                #[tokio::test]
-                async fn sqlite() {
-                    super::$name($crate::Backend::Sqlite).await
-                }
-                #[tokio::test]
-                async fn postgres() {
-                    super::$name($crate::Backend::Postgres).await
-                }
-            }
-        )*
-    };
-}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use payback_domain::Timestamp;
 use payback_store::Db;
 use payback_testkit::browser::repo_root;
-use payback_testkit::{Backend, Reply, TestApp, backend_tests_spawning};
+use payback_testkit::{Backend, Reply, TestApp, per_backend};
 use serde_json::{Value, json};
 use sqlx::Row as _;
 
@@ -399,7 +399,7 @@ async fn t_events_answers_preflights_outside_its_limits(backend: Backend) {
     );
 }
 
-backend_tests_spawning!(t_events_answers_preflights_outside_its_limits);
+per_backend!(t_events_answers_preflights_outside_its_limits);
 
 /// A site's own script posting JSON with `fetch` from its origin (another loopback port), in
 /// headless Chromium: the browser preflights, then sends; the page reads every answer, the

@@ -276,7 +276,7 @@ async fn tokens_are_checked_before_any_hashing(backend: Backend) {
     assert_eq!(claimed.expect(200)["account"]["id"], created["account_id"]);
 }
 
-backend_tests_spawning!(tokens_are_checked_before_any_hashing);
+per_backend!(tokens_are_checked_before_any_hashing);
 
 backend_tests!(
     claim_sets_password_and_signs_in,

@@ -18,9 +18,7 @@
 #![allow(clippy::unwrap_used)]
 
 use payback_domain::{Clock, DAY_MS, MINUTE_MS};
-use payback_testkit::{
-    ReceivedMail, Reply, TEST_PASSWORD, TestApp, backend_tests, backend_tests_spawning,
-};
+use payback_testkit::{ReceivedMail, Reply, TEST_PASSWORD, TestApp, backend_tests, per_backend};
 use reqwest::Method;
 use serde_json::{Value, json};
 

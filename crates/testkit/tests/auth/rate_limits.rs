@@ -358,7 +358,7 @@ async fn accept_invite_rate_limit(backend: Backend) {
     token_call_is_rate_limited(backend, "/auth/accept-invite").await;
 }
 
-backend_tests_spawning!(
+per_backend!(
     staff_domain_marks_platform_admins,
     signup_is_rate_limited,
     login_is_rate_limited,

@@ -16,7 +16,7 @@ use payback_domain::connection::ConnectionKind;
 use payback_domain::metrics::div_round;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, MINUTE_MS, Stage, Timestamp};
 use payback_server::services::sync;
-use payback_testkit::{Backend, FakeSource, Session, TestApp, backend_tests_spawning};
+use payback_testkit::{Backend, FakeSource, Session, TestApp, per_backend};
 use serde_json::{Value, json};
 
 use super::ledger::{Ad, Ledger, ad};
@@ -464,7 +464,7 @@ async fn a_batch_lands_every_part_and_refuses_what_has_no_store(backend: Backend
     assert_eq!(stage_volumes(&app, &product_id).await.len(), 2);
 }
 
-backend_tests_spawning!(
+per_backend!(
     a_spend_sync_replaces_the_days_it_read,
     a_batch_lands_every_part_and_refuses_what_has_no_store,
 );
