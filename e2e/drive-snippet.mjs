@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/chromium.mjs';
 
 const pageUrl = process.argv[2];
 if (!pageUrl) {
@@ -24,20 +24,7 @@ const deadline = setTimeout(() => {
 
 const problems = [];
 const userDataDir = mkdtempSync(join(tmpdir(), 'payback-chromium-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const context = await launchChromium(userDataDir);
 
 try {
   const page = context.pages()[0] || (await context.newPage());

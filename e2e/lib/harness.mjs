@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 export const baseUrl = required('PAYBACK_URL');
 export const mailDir = required('PAYBACK_MAIL_DIR');
@@ -69,21 +69,7 @@ export async function runBrowserTest(name, body, { timeoutMs = 120_000 } = {}) {
   mkdirSync(artifacts, { recursive: true });
   const problems = [];
   const userDataDir = mkdtempSync(join(tmpdir(), 'payback-chromium-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const context = await launchChromium(userDataDir, { viewport: { width: 1280, height: 900 } });
   context.setDefaultTimeout(15_000);
   const browser = {
     context,
