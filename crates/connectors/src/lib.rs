@@ -4,6 +4,7 @@
 //! one normalized [`SyncOutput`].
 
 pub mod batch;
+pub mod budget;
 pub mod database;
 pub mod docdb;
 pub mod error;
@@ -15,6 +16,7 @@ mod window;
 pub use batch::{
     DayRange, RevenueRow, Snapshot, SpendRead, SpendRow, StageDay, StageDaysRead, SyncOutput,
 };
+pub use budget::{BudgetChange, BudgetOutcome, BudgetWriter};
 pub use error::ConnectorError;
 pub use source::{PageSink, Revocation, Source, SourceFuture};
 pub use window::SyncWindow;

@@ -9,7 +9,7 @@ use std::pin::Pin;
 use payback_domain::event::IncomingEvent;
 
 use crate::database::EventSink;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
+use crate::{BudgetWriter, ConnectorError, SyncOutput, SyncWindow};
 
 /// A boxed future of a source call: the trait is used as `dyn Source`, so a test can register
 /// a fake through the same path as the real kinds.
@@ -39,6 +39,12 @@ pub trait Source: Send + Sync {
 
     /// Ends Payback's access upstream where the vendor has a way to (a grant's token).
     fn disconnect(&self) -> SourceFuture<'_, Revocation>;
+
+    /// The budget writer of an ad network whose kind row says it changes budgets; `None` for
+    /// everything that only reads.
+    fn budgets(&self) -> Option<&dyn BudgetWriter> {
+        None
+    }
 }
 
 /// Where a source delivers pages of events while it reads.
