@@ -10,7 +10,7 @@
 // The card's map count and GET /connections agree; credentials never come back from the API.
 //
 // Needs a server with PAYBACK_SECRET_KEY set and a MariaDB database holding `users` and `orders`
-// (crates/testkit/tests/dashboard_databases.rs prepares both and passes):
+// (crates/testkit/tests/integration/dashboard_databases.rs prepares both and passes):
 //   PAYBACK_E2E_DB_HOST, PAYBACK_E2E_DB_PORT, PAYBACK_E2E_DB_USER, PAYBACK_E2E_DB_PASSWORD (may
 //   be empty), PAYBACK_E2E_DB_DATABASE, PAYBACK_E2E_REVENUE_CENTS (the expected revenue)
 //

@@ -2,7 +2,7 @@
 //   node e2e/drive-page-results.mjs <page-url>
 // The page sets `window.results` to a promise (or a value); once it settles, its JSON goes to
 // stdout and the log to stderr. The caller serves the page and checks both what the page saw
-// and what the server stored (crates/testkit/tests/snippet.rs: a site's own `fetch` of
+// and what the server stored (crates/testkit/tests/integration/snippet.rs: a site's own `fetch` of
 // `POST /t/events`, preflighted because it sends `application/json`). Exits non-zero on a page
 // error or when the page reports nothing.
 

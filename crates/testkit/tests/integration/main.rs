@@ -1,0 +1,51 @@
+#![allow(clippy::unwrap_used)]
+//! Payback's integration tests, one binary with a module per area (linking the server once,
+//! not once per area): each spawns the real service on loopback per backend (`TestApp`), or
+//! drives the store directly, and checks numbers against oracles computed in the test.
+//! Run one area with `cargo test -p payback-testkit --test integration <area>::`.
+
+// The vendor fakes the connectors' own tests use; the server's tests drive the same ones.
+#[allow(dead_code)]
+#[path = "../../../connectors/tests/integration/stripe_fake/mod.rs"]
+mod stripe_fake;
+#[path = "../../../connectors/tests/integration/nx_server/mod.rs"]
+mod nx_server;
+#[path = "../../../connectors/tests/integration/fake_replica_set/mod.rs"]
+mod fake_replica_set;
+
+mod attribution;
+mod auth;
+mod connections;
+mod conversions;
+mod coverage;
+mod dashboard;
+mod dashboard_databases;
+mod database_sync;
+mod databases;
+mod dedupe_keys;
+mod demo;
+mod distribution;
+mod docdb_sync;
+mod email_identities_backfill;
+mod errors;
+mod exports;
+mod funnel;
+mod group_commit;
+mod history;
+mod identity_touches_backfill;
+mod ingest;
+mod ingest_failures;
+mod jobs;
+mod mail;
+mod mapping_suggestions;
+mod openapi;
+mod payback;
+mod policy;
+mod portfolio_metrics;
+mod products;
+mod queue;
+mod smoke;
+mod snippet;
+mod spend;
+mod team;
+mod timeseries;
