@@ -110,6 +110,11 @@ pub struct SpendRead {
     pub ad_account: String,
     pub days: DayRange,
     pub rows: Vec<SpendRow>,
+    /// Keyword grain: a breakdown of `rows`' spend, never summed with them (a network that
+    /// reports keywords apart from ads, e.g. Google Ads' keyword_view beside ad_group_ad);
+    /// `rows` then carry an empty keyword_id. Their `ad_id` is empty. Replaced for the same
+    /// days as `rows`, in the same transaction.
+    pub keywords: Vec<SpendRow>,
 }
 
 /// One day of spend at the finest grain the network reports (campaign, ad group, keyword, ad);
@@ -137,13 +142,20 @@ pub struct SpendRow {
     pub currency: String,
 }
 
-/// A dated metric value with a dimension (clicks of one search query, followers of a page).
+/// A dated metric value with a dimension (clicks of one search query, followers of a page),
+/// stored under the connection's kind; a later read of the same (day, metric, dimension)
+/// replaces the value.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Snapshot {
+    /// `YYYY-MM-DD`, UTC.
     pub day: String,
+    /// A word of `payback_domain::snapshot_metric` (e.g. `SEARCH_CLICKS`), whose docs say what
+    /// the dimension is and how a day's value is read; any other word refuses the batch.
     pub metric: String,
-    /// What the value is about (`''` for the whole property).
+    /// What the value is about (`''` for the whole property). Each (day, metric, dimension)
+    /// once per read.
     pub dimension: String,
+    /// A finite number.
     pub value: f64,
 }
 

@@ -23,6 +23,12 @@ impl Via {
             Via::Chat => "chat",
         }
     }
+
+    pub fn parse(word: &str) -> Option<Self> {
+        [Via::Dashboard, Via::Mcp, Via::Api, Via::Job, Via::Chat]
+            .into_iter()
+            .find(|via| via.as_str() == word)
+    }
 }
 
 /// `who` is a human's email, `keeper` (an agent holding an API key), `system` or `policy`.

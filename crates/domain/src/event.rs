@@ -15,7 +15,7 @@ pub struct IncomingEvent {
     /// 1-128 characters; unique per product and source namespace (retries are dropped).
     pub dedupe_id: String,
     /// A canonical funnel stage.
-    #[schema(value_type = String)]
+    #[schema(value_type = Stage)]
     pub stage: String,
     /// At most 120 characters.
     pub name: Option<String>,
@@ -57,7 +57,16 @@ pub struct ValidEvent {
 pub const MAX_PROPERTIES_BYTES: usize = 8 * 1024;
 /// How far ahead of receipt an event's time may be.
 pub const MAX_FUTURE_MS: i64 = 5 * MINUTE_MS;
-const MAX_ATTRIBUTION_VALUE: usize = 2048;
+/// Each attribution value but `channel`, in characters.
+pub const MAX_ATTRIBUTION_VALUE: usize = 2048;
+/// `dedupe_id`, `anonymous_id` and `user_id`, in characters (trimmed; `dedupe_id` at least 1).
+pub const MAX_ID_CHARS: usize = 128;
+/// An event's `name`, in characters (trimmed).
+pub const MAX_NAME_CHARS: usize = 120;
+/// `attribution.channel`, in characters (trimmed).
+pub const MAX_CHANNEL_CHARS: usize = 40;
+/// What `attribution.channel` is made of: a lowercase slug.
+pub const CHANNEL_PATTERN: &str = "^[a-z0-9_]*$";
 
 /// A rule an event broke: the field and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,7 +113,7 @@ fn check_attribution(attribution: Attribution) -> Result<Option<Attribution>, Ev
         referrer,
         landing_url,
     } = attribution;
-    let channel = optional_text(channel, "attribution.channel", 40)?;
+    let channel = optional_text(channel, "attribution.channel", MAX_CHANNEL_CHARS)?;
     let is_slug = |c: &String| {
         c.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
@@ -152,14 +161,17 @@ impl IncomingEvent {
         product_currency: &str,
     ) -> Result<ValidEvent, EventError> {
         let dedupe_id = self.dedupe_id.trim().to_owned();
-        if dedupe_id.is_empty() || dedupe_id.chars().count() > 128 {
-            return Err(error("dedupe_id", "must be 1-128 characters"));
+        if dedupe_id.is_empty() || dedupe_id.chars().count() > MAX_ID_CHARS {
+            return Err(error(
+                "dedupe_id",
+                format!("must be 1-{MAX_ID_CHARS} characters"),
+            ));
         }
         let stage = Stage::parse(self.stage.trim()).ok_or_else(|| {
             let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
             error("stage", format!("must be one of {}", names.join(", ")))
         })?;
-        let name = optional_text(self.name, "name", 120)?;
+        let name = optional_text(self.name, "name", MAX_NAME_CHARS)?;
         let occurred_at = match self
             .occurred_at
             .as_deref()
@@ -180,8 +192,8 @@ impl IncomingEvent {
                 "must be at most 5 minutes in the future",
             ));
         }
-        let anonymous_id = optional_text(self.anonymous_id, "anonymous_id", 128)?;
-        let user_id = optional_text(self.user_id, "user_id", 128)?;
+        let anonymous_id = optional_text(self.anonymous_id, "anonymous_id", MAX_ID_CHARS)?;
+        let user_id = optional_text(self.user_id, "user_id", MAX_ID_CHARS)?;
         let email = match self
             .email
             .map(|e| normalize_email(&e))

@@ -29,6 +29,7 @@ pub struct EventMap {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
     /// The canonical stage every row becomes.
+    #[schema(value_type = Stage)]
     pub stage: String,
     /// The events' `name`; default: the table's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -248,8 +249,17 @@ fn check_map(map: EventMap, syntax: FieldSyntax) -> Result<EventMap, Refusal> {
         .name
         .map(|n| n.trim().to_owned())
         .filter(|n| !n.is_empty());
-    if event_name.as_ref().is_some_and(|n| n.chars().count() > 120) {
-        return Err(refuse("name", "must be at most 120 characters"));
+    if event_name
+        .as_ref()
+        .is_some_and(|n| n.chars().count() > crate::event::MAX_NAME_CHARS)
+    {
+        return Err(refuse(
+            "name",
+            format!(
+                "must be at most {} characters",
+                crate::event::MAX_NAME_CHARS
+            ),
+        ));
     }
     let mut attribution = BTreeMap::new();
     for (key, column) in map.attribution {
@@ -347,6 +357,12 @@ fn check_condition(
         op: condition.op,
         value: condition.value,
     })
+}
+
+/// What [`check_name`] takes for one plain name (a table, a schema, a column): the same rule as
+/// a pattern, for the machine-readable description.
+pub fn plain_name_pattern() -> String {
+    format!("^[A-Za-z_][A-Za-z0-9_$]{{0,{}}}$", MAX_NAME_CHARS - 1)
 }
 
 /// A name the connectors may quote: a plain identifier (letters, digits, `_`, `$`; not starting

@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod money;
 pub mod policy;
 pub mod roles;
+pub mod snapshot_metric;
 pub mod source_kind;
 pub mod span;
 pub mod stage;

@@ -1,22 +1,52 @@
 //! Input rules shared by every door (HTTP, MCP, chat, CLI). Each returns a message that names
-//! what is wrong; callers prefix the field name.
+//! what is wrong; callers prefix the field name. The bounds are constants, so the machine-readable
+//! description (`/openapi.json`) states the same numbers the checks use.
+
+/// Slugs are this many characters at least and at most.
+pub const SLUG_MIN_CHARS: usize = 2;
+pub const SLUG_MAX_CHARS: usize = 60;
+/// What a slug is made of, as [`check_slug`] checks it.
+pub const SLUG_PATTERN: &str = "^[a-z0-9][a-z0-9-]*[a-z0-9]$";
+/// What [`normalize_currency`] takes: three ASCII letters, either case.
+pub const CURRENCY_PATTERN: &str = "^[A-Za-z]{3}$";
+/// The longest address [`check_email`] takes (bytes).
+pub const EMAIL_MAX_BYTES: usize = 254;
+/// What [`check_email`] takes: no whitespace, one `@` after a non-empty local part, and a domain
+/// holding a dot that neither starts nor ends it.
+pub const EMAIL_PATTERN: &str = r"^[^@\s]+@[^@\s.][^@\s]*\.[^@\s]*[^@\s.]$";
+/// Passwords, in characters ([`check_password`]).
+pub const PASSWORD_MIN_CHARS: usize = 10;
+pub const PASSWORD_MAX_CHARS: usize = 200;
+/// A person's name, in characters.
+pub const PERSON_NAME_MAX_CHARS: usize = 80;
+/// An account's (workspace's) name, in characters, after trimming.
+pub const ACCOUNT_NAME_MAX_CHARS: usize = 80;
+/// A product's name, in characters, after trimming.
+pub const PRODUCT_NAME_MAX_CHARS: usize = 120;
+/// A product's domain, in characters.
+pub const DOMAIN_MAX_CHARS: usize = 255;
+/// An API key's name, in characters, after trimming.
+pub const KEY_NAME_MAX_CHARS: usize = 80;
+/// Text that must not be blank (only whitespace) holds at least one other character.
+pub const NOT_BLANK_PATTERN: &str = r"\S";
 
 /// Product slugs: 2-60 characters, `^[a-z0-9][a-z0-9-]*[a-z0-9]$`. Slugs appear in URLs, tool
 /// arguments and audit references, so they are immutable once created.
 pub fn check_slug(slug: &str) -> Result<(), String> {
     let len = slug.chars().count();
-    if !(2..=60).contains(&len) {
-        return Err(format!("must be 2-60 characters, got {len}"));
+    if !(SLUG_MIN_CHARS..=SLUG_MAX_CHARS).contains(&len) {
+        return Err(format!(
+            "must be {SLUG_MIN_CHARS}-{SLUG_MAX_CHARS} characters, got {len}"
+        ));
     }
     let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
     let bytes: Vec<char> = slug.chars().collect();
     let ends_ok =
         bytes.first().is_some_and(|c| allowed(*c)) && bytes.last().is_some_and(|c| allowed(*c));
     if !ends_ok || !bytes.iter().all(|c| allowed(*c) || *c == '-') {
-        return Err(
-            "must match ^[a-z0-9][a-z0-9-]*[a-z0-9]$ (lowercase letters, digits and inner hyphens)"
-                .to_owned(),
-        );
+        return Err(format!(
+            "must match {SLUG_PATTERN} (lowercase letters, digits and inner hyphens)"
+        ));
     }
     Ok(())
 }
@@ -37,7 +67,7 @@ pub fn normalize_email(email: &str) -> String {
 
 /// A pragmatic address check: one `@`, a non-empty local part, a dotted domain, no spaces.
 pub fn check_email(email: &str) -> Result<(), String> {
-    let valid = email.len() <= 254
+    let valid = email.len() <= EMAIL_MAX_BYTES
         && !email.chars().any(char::is_whitespace)
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty()
@@ -56,10 +86,12 @@ pub fn check_email(email: &str) -> Result<(), String> {
 /// Passwords are 10 to 200 characters.
 pub fn check_password(password: &str) -> Result<(), String> {
     let len = password.chars().count();
-    if (10..=200).contains(&len) {
+    if (PASSWORD_MIN_CHARS..=PASSWORD_MAX_CHARS).contains(&len) {
         Ok(())
     } else {
-        Err(format!("must be 10-200 characters, got {len}"))
+        Err(format!(
+            "must be {PASSWORD_MIN_CHARS}-{PASSWORD_MAX_CHARS} characters, got {len}"
+        ))
     }
 }
 

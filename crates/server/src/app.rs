@@ -28,7 +28,6 @@ use crate::openapi::ApiDoc;
 use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
-use crate::services::execution::SpendExecutors;
 use crate::services::sources::SourceRegistry;
 use crate::state::AppState;
 
@@ -62,7 +61,6 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         config: Arc::new(config),
         clock,
         mailer,
-        executors: SpendExecutors::default(),
         sources: SourceRegistry::built_in(),
         credentials,
         passwords: Passwords::per_core(),
@@ -110,6 +108,8 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         .merge(routes::spend::router())
         .merge(routes::policy::router())
         .merge(routes::distribution::router())
+        .merge(limit_body(routes::connect::public(), auth_body, ""))
+        .merge(routes::connect::router())
         .merge(routes::connections::router())
         .merge(routes::databases::router())
 }
@@ -119,6 +119,7 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
 pub fn router(state: AppState) -> Router {
     let (api, mut openapi) = api_routes(&state.config, &state.limiters).split_for_parts();
     crate::openapi::document_refused_nul(&mut openapi);
+    crate::openapi::document_constraints(&mut openapi);
     let openapi_route = Router::new()
         .route("/openapi.json", get(routes::system::openapi))
         .with_state(Arc::new(openapi));

@@ -61,6 +61,16 @@ pub struct Config {
     /// (`PAYBACK_<KIND>_API_URL`); a kind not named here talks to its vendor's real origin.
     #[serde(skip)]
     pub api_urls: HashMap<ConnectionKind, String>,
+    /// Payback's OAuth client at the search engine (Google): the search-engine grant
+    /// (`/connect/searchco/...`) answers 503 until both are set.
+    pub searchco_client_id: Option<String>,
+    pub searchco_client_secret: Option<Secret>,
+    /// The provider's authorization, token and revoke endpoints; tests point them at a fake.
+    pub searchco_auth_url: String,
+    pub searchco_token_url: String,
+    pub searchco_revoke_url: String,
+    /// Payback's Google Ads developer token (`developer-token` header of every ads call).
+    pub search_ads_developer_token: Option<Secret>,
     /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
     /// appended).
     pub model_gateway_url: String,
@@ -130,6 +140,12 @@ impl Default for Config {
             secret_key: None,
             stripe_api_base: "https://api.stripe.com".to_owned(),
             api_urls: HashMap::new(),
+            searchco_client_id: None,
+            searchco_client_secret: None,
+            searchco_auth_url: payback_connectors::oauth::GOOGLE_AUTH_URL.to_owned(),
+            searchco_token_url: payback_connectors::oauth::GOOGLE_TOKEN_URL.to_owned(),
+            searchco_revoke_url: payback_connectors::oauth::GOOGLE_REVOKE_URL.to_owned(),
+            search_ads_developer_token: None,
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),

@@ -11,7 +11,6 @@ use crate::crypto::Passwords;
 use crate::mail::Mailer;
 use crate::rate_limit::Limiters;
 use crate::secrets::CredentialBox;
-use crate::services::execution::SpendExecutors;
 use crate::services::sources::SourceRegistry;
 
 #[derive(Clone, Debug)]
@@ -22,9 +21,8 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub clock: Arc<dyn Clock>,
     pub mailer: Mailer,
-    /// Who applies approved spend changes, per network; empty until connectors register.
-    pub executors: SpendExecutors,
-    /// The source kinds this process can read, each with how its connections are opened.
+    /// The source kinds this process can read, each with how its connections are opened (an
+    /// ad network's source also changes its budgets: `services::budget_apply`).
     pub sources: SourceRegistry,
     /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
     pub credentials: Option<Arc<CredentialBox>>,

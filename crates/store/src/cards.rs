@@ -118,6 +118,8 @@ pub enum QueueView {
     Snoozed,
     /// Past their expiry without a decision (restorable).
     Expired,
+    /// Approved, with what applying them came to (`execution`).
+    Approved,
 }
 
 impl QueueView {
@@ -132,6 +134,8 @@ impl QueueView {
             QueueView::Expired => {
                 "(status = 'expired' OR (status IN ('pending', 'snoozed') AND expires_at <= $1))"
             }
+            // `$1` is bound for every view; this one does not depend on the time.
+            QueueView::Approved => "status = 'approved' AND $1 = $1",
         }
     }
 }

@@ -162,6 +162,16 @@ pub async fn set_event_maps(
     Ok(())
 }
 
+/// Replaces a connection's non-secret settings (`config`, JSON).
+pub async fn set_config(tx: &mut Tx, id: &str, config: &str) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query("UPDATE connections SET config = $1 WHERE id = $2")
+        .bind(config)
+        .bind(id)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
 /// Every connection of one product, oldest first.
 pub async fn for_product(db: &Db, product_id: &str) -> StoreResult<Vec<ConnectionRow>> {
     let sql = format!("{SELECT} WHERE c.product_id = $1 ORDER BY c.created_at, c.id");

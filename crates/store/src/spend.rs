@@ -1,5 +1,11 @@
 //! Daily ad spend rows. Sync runs write them at the finest grain their network reports, one ad
 //! account's days at a time (`replace_account_days`): a re-read of a day replaces that day.
+//!
+//! A network that reports keywords apart from ads (Google Ads: keyword_view beside
+//! ad_group_ad) gives two breakdowns of the same ad groups' spend. Its ad rows go to
+//! `spend_rows` with an empty keyword id, its keyword rows to `spend_keyword_rows`
+//! ([`KeywordRow`]): every reader of spend sums `spend_rows` alone, so nothing counts twice;
+//! only the ads report's keyword level reads the keyword rows.
 
 use payback_domain::Timestamp;
 
@@ -22,6 +28,25 @@ pub struct SpendRow {
     pub keyword: Option<String>,
     pub ad_id: String,
     pub ad_name: Option<String>,
+    pub spend_cents: i64,
+    pub impressions: i64,
+    pub clicks: i64,
+}
+
+/// One day of one keyword's spend in an ad group, from a network that reports keywords apart
+/// from ads: a breakdown of its ad group's spend in `spend_rows`, never added to it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeywordRow {
+    pub day: String,
+    pub network: String,
+    pub channel: String,
+    pub campaign_id: String,
+    pub campaign_name: Option<String>,
+    pub ad_group_id: String,
+    pub ad_group_name: Option<String>,
+    /// Never empty: spend of no keyword is the ad group's spend the keywords do not cover.
+    pub keyword_id: String,
+    pub keyword: Option<String>,
     pub spend_cents: i64,
     pub impressions: i64,
     pub clicks: i64,
@@ -50,30 +75,95 @@ pub struct AccountDays<'a> {
     pub last_day: &'a str,
 }
 
-/// Replaces what the ad account has stored for those days with `rows` (every one of them on
-/// those days and that network): networks restate recent days, so a re-read stores nothing
-/// twice and a campaign gone from the read is gone from its days. Answers how many rows were
-/// removed first. Call it inside the transaction that should hold the whole replacement.
+/// Replaces what the ad account has stored for those days with `rows` and its keyword rows
+/// with `keywords` (every one of them on those days and that network): networks restate recent
+/// days, so a re-read stores nothing twice and a campaign (or keyword) gone from the read is
+/// gone from its days. `keywords` is the keyword breakdown of a network that reports keywords
+/// apart from ads (empty for the others; `rows` then carry no keyword id). Answers how many
+/// spend rows were removed first. Call it inside the transaction that should hold the whole
+/// replacement.
 pub async fn replace_account_days(
     tx: &mut Tx,
     product_id: &str,
     source: &str,
     read: AccountDays<'_>,
     rows: &[SpendRow],
+    keywords: &[KeywordRow],
     now: Timestamp,
 ) -> StoreResult<u64> {
-    let removed = on_tx!(tx, conn => sqlx::query(
-        "DELETE FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3 \
-         AND network = $4 AND ad_account = $5")
+    let removed = delete_days(tx, "spend_rows", product_id, read).await?;
+    delete_days(tx, "spend_keyword_rows", product_id, read).await?;
+    insert(tx, product_id, source, read.ad_account, rows, now).await?;
+    insert_keywords(tx, product_id, read.ad_account, keywords, now).await?;
+    Ok(removed)
+}
+
+/// Deletes the ad account's rows of `table` on the days read; answers how many.
+async fn delete_days(
+    tx: &mut Tx,
+    table: &'static str,
+    product_id: &str,
+    read: AccountDays<'_>,
+) -> StoreResult<u64> {
+    let sql = format!(
+        "DELETE FROM {table} WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         AND network = $4 AND ad_account = $5"
+    );
+    Ok(
+        on_tx!(tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id)
         .bind(read.first_day)
         .bind(read.last_day)
         .bind(read.network)
         .bind(read.ad_account)
         .execute(conn)
-        .await.map(|done| done.rows_affected()))?;
-    insert(tx, product_id, source, read.ad_account, rows, now).await?;
-    Ok(removed)
+        .await.map(|done| done.rows_affected()))?,
+    )
+}
+
+/// Inserts keyword rows of `ad_account`; a row with the key of one stored takes its place.
+async fn insert_keywords(
+    tx: &mut Tx,
+    product_id: &str,
+    ad_account: &str,
+    rows: &[KeywordRow],
+    now: Timestamp,
+) -> StoreResult<()> {
+    // 15 parameters a row: under SQLite's 32766.
+    for chunk in rows.chunks(500) {
+        on_tx!(tx, conn => {
+            let mut query = sqlx::QueryBuilder::new(
+                "INSERT INTO spend_keyword_rows (product_id, day, network, channel, ad_account, campaign_id, \
+                 campaign_name, ad_group_id, ad_group_name, keyword_id, keyword, spend_cents, impressions, clicks, \
+                 updated_at) ",
+            );
+            query.push_values(chunk, |mut row, spend| {
+                row.push_bind(product_id)
+                    .push_bind(&spend.day)
+                    .push_bind(&spend.network)
+                    .push_bind(&spend.channel)
+                    .push_bind(ad_account)
+                    .push_bind(&spend.campaign_id)
+                    .push_bind(&spend.campaign_name)
+                    .push_bind(&spend.ad_group_id)
+                    .push_bind(&spend.ad_group_name)
+                    .push_bind(&spend.keyword_id)
+                    .push_bind(&spend.keyword)
+                    .push_bind(spend.spend_cents)
+                    .push_bind(spend.impressions)
+                    .push_bind(spend.clicks)
+                    .push_bind(now.millis());
+            });
+            query.push(
+                " ON CONFLICT (product_id, day, network, campaign_id, ad_group_id, keyword_id) DO UPDATE SET \
+                 channel = excluded.channel, ad_account = excluded.ad_account, campaign_name = excluded.campaign_name, \
+                 ad_group_name = excluded.ad_group_name, keyword = excluded.keyword, spend_cents = excluded.spend_cents, \
+                 impressions = excluded.impressions, clicks = excluded.clicks, updated_at = excluded.updated_at",
+            );
+            query.build().execute(conn).await.map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
 }
 
 /// Inserts rows of `ad_account`; a row with the key of one stored takes its place (and its

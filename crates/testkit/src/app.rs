@@ -7,7 +7,6 @@ use payback_server::{AppState, Config};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use crate::executor::RecordingExecutor;
 use crate::mail::{self, ReceivedMail};
 use crate::postgres;
 use crate::reply::Reply;
@@ -130,6 +129,38 @@ impl TestApp {
             postgres_database,
             shutdown: Some(shutdown),
         }
+    }
+
+    /// Stops this instance as a crash would (requests in flight are abandoned, nothing is
+    /// closed cleanly) and starts a new one on the same database and clock; `adjust` registers
+    /// the new instance's fakes. What the first instance committed is all the second one sees.
+    pub async fn restart_with(mut self, adjust: impl FnOnce(&mut AppState)) -> Self {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("local addr");
+        let mut config = (*self.state.config).clone();
+        config.listen = addr;
+        config.public_url = Some(format!("http://{addr}"));
+        let mut state = payback_server::build_state(config, Arc::new(self.clock.clone()))
+            .await
+            .expect("state");
+        adjust(&mut state);
+        let (shutdown, on_shutdown) = oneshot::channel::<()>();
+        let served = state.clone();
+        tokio::spawn(async move {
+            let _ = payback_server::serve(served, listener, async move {
+                let _ = on_shutdown.await;
+            })
+            .await;
+        });
+        self.state = state;
+        self.base_url = format!("http://{addr}");
+        self.shutdown = Some(shutdown);
+        self
     }
 
     /// The directory the `file:` mail transport writes to.
@@ -317,18 +348,6 @@ impl TestApp {
             )
             .await;
         reply.expect(200).clone()
-    }
-
-    /// Spawns the service with `executor` applying approved spend changes on its network.
-    pub async fn spawn_with_executor(backend: Backend, executor: RecordingExecutor) -> Self {
-        Self::spawn_custom(
-            backend,
-            |_| {},
-            move |state| {
-                state.executors.register(Arc::new(executor));
-            },
-        )
-        .await
     }
 
     /// `GET /queue` as `token` sees it.

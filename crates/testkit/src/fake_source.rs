@@ -5,7 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use payback_connectors::{PageSink, Revocation, Source, SourceFuture, SyncOutput, SyncWindow};
+use payback_connectors::{
+    BudgetWriter, PageSink, Revocation, Source, SourceFuture, SyncOutput, SyncWindow,
+};
 use payback_domain::Clock;
 use payback_domain::connection::ConnectionKind;
 use payback_server::AppState;
@@ -28,6 +30,7 @@ struct Script {
 pub struct FakeSource {
     kind: ConnectionKind,
     script: Arc<Mutex<Script>>,
+    budgets: Option<crate::RecordingBudgets>,
 }
 
 impl FakeSource {
@@ -36,7 +39,14 @@ impl FakeSource {
         Self {
             kind,
             script: Arc::default(),
+            budgets: None,
         }
+    }
+
+    /// The same source, changing budgets through `budgets` (an ad network's kind).
+    pub fn with_budgets(mut self, budgets: crate::RecordingBudgets) -> Self {
+        self.budgets = Some(budgets);
+        self
     }
 
     pub fn kind(&self) -> ConnectionKind {
@@ -84,6 +94,12 @@ impl Source for FakeSource {
         self.script.lock().expect("script").disconnects += 1;
         Box::pin(async { Ok(Revocation::Revoked) })
     }
+
+    fn budgets(&self) -> Option<&dyn BudgetWriter> {
+        self.budgets
+            .as_ref()
+            .map(|budgets| budgets as &dyn BudgetWriter)
+    }
 }
 
 impl OpenSource for FakeSource {
@@ -99,12 +115,63 @@ impl OpenSource for FakeSource {
 }
 
 impl crate::TestApp {
+    /// Spawns the service with `budgets` changing budgets on `network`: a [`FakeSource`] of the
+    /// kind whose row changes that network's budgets. A product reaches it once it has a
+    /// connection of that kind ([`Self::connect_ad_network`]).
+    pub async fn spawn_with_budgets(
+        backend: crate::Backend,
+        network: payback_domain::policy::Network,
+        budgets: crate::RecordingBudgets,
+    ) -> Self {
+        let fake = FakeSource::new(budget_kind(network)).with_budgets(budgets);
+        Self::spawn_with_source(backend, fake).await
+    }
+
+    /// Gives `slug` (owned by `owner`) an active connection of the kind that changes budgets
+    /// on `network`; answers its id.
+    pub async fn connect_ad_network(
+        &self,
+        owner: &crate::Session,
+        slug: &str,
+        network: payback_domain::policy::Network,
+    ) -> String {
+        let scope = payback_store::AccountScope::trusted(owner.account_id.clone());
+        let product = payback_store::products::find_by_slug(&self.state.store, &scope, slug)
+            .await
+            .expect("product lookup")
+            .expect("the owner's product");
+        let product_id = product.id.as_str();
+        let config = serde_json::json!({});
+        self.insert_connection(
+            &owner.account_id,
+            product_id,
+            budget_kind(network),
+            &config,
+            true,
+        )
+        .await
+    }
+
     /// Spawns the service with `fake` reading its kind, registered like a real connector.
     pub async fn spawn_with_source(backend: crate::Backend, fake: FakeSource) -> Self {
         Self::spawn_custom(
             backend,
             |_| {},
             move |state| state.sources.register(fake.kind(), Arc::new(fake)),
+        )
+        .await
+    }
+
+    /// Spawns the service with each of `fakes` reading its kind (one fake per kind).
+    pub async fn spawn_with_sources(backend: crate::Backend, fakes: Vec<FakeSource>) -> Self {
+        Self::spawn_custom(
+            backend,
+            |_| {},
+            move |state| {
+                for fake in fakes {
+                    state.sources.register(fake.kind(), Arc::new(fake));
+                }
+            },
         )
         .await
     }
@@ -153,4 +220,14 @@ impl crate::TestApp {
         tx.commit().await.expect("commit");
         id
     }
+}
+
+/// The kind whose row says it changes `network`'s budgets.
+fn budget_kind(network: payback_domain::policy::Network) -> ConnectionKind {
+    ConnectionKind::all()
+        .find(|kind| {
+            kind.spec().changes_budgets
+                && kind.spend().map(|landing| landing.network) == Some(network.as_str())
+        })
+        .expect("the kind table has a budget-changing kind for every network")
 }

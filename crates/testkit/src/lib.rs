@@ -4,7 +4,8 @@
 mod app;
 pub mod browser;
 pub mod customer_db;
-mod executor;
+mod fake_budgets;
+pub mod fake_google;
 mod fake_source;
 mod mail;
 mod postgres;
@@ -17,7 +18,8 @@ mod store_direct;
 pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
-pub use executor::RecordingExecutor;
+pub use fake_budgets::RecordingBudgets;
+pub use fake_google::FakeGoogle;
 pub use fake_source::FakeSource;
 pub use mail::ReceivedMail;
 pub use postgres::ScratchPostgres;

@@ -55,6 +55,12 @@ const PREFIXES: [(&str, KeyKind); 4] = [
     ),
 ];
 
+/// What [`check`] accepts, as a regular expression: one of the prefixes, then letters and digits.
+pub(crate) fn pattern() -> String {
+    let prefixes: Vec<&str> = PREFIXES.iter().map(|(prefix, _)| *prefix).collect();
+    format!("^({})[A-Za-z0-9]+$", prefixes.join("|"))
+}
+
 /// Accepts secret and restricted keys, live or test. The message names what is wrong but never
 /// repeats the key (a publishable key pasted by mistake is still a key someone may not want in
 /// a status line).

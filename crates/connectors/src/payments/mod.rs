@@ -112,6 +112,12 @@ impl fmt::Debug for PaymentsConfig {
     }
 }
 
+/// The shape `describe_key`, `test` and `sync` accept, as a regular expression (for the
+/// machine-readable description of the connect body).
+pub fn key_pattern() -> String {
+    key::pattern()
+}
+
 /// What the key is, for the connection's redacted config, e.g. `secret key (test mode)`; the
 /// same shape check as `test` and `sync`, without a request.
 pub fn describe_key(secret_key: &str) -> Result<String, ConnectorError> {

@@ -4,7 +4,8 @@
 //! hour) and are recorded on the lease for health reports.
 //!
 //! Jobs only ever *raise* cards or apply what the clock decides (expiry, the end of a snooze);
-//! they never resolve a card and never change spend.
+//! they never resolve a card, and change spend only as a human approved it (`apply_budgets`
+//! finishes what an approval wrote).
 
 mod alerts;
 mod cards;
@@ -34,16 +35,19 @@ pub enum Job {
     GateReviews,
     /// Connections whose next run is due are synced (`services::sync`).
     SyncConnections,
+    /// Approved budget changes still due are applied on their network (`services::budget_apply`).
+    ApplyBudgets,
 }
 
 impl Job {
-    pub const ALL: [Job; 6] = [
+    pub const ALL: [Job; 7] = [
         Job::ExpireCards,
         Job::WakeSnoozed,
         Job::WatchRollbacks,
         Job::RaiseAlerts,
         Job::GateReviews,
         Job::SyncConnections,
+        Job::ApplyBudgets,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,13 +58,16 @@ impl Job {
             Job::RaiseAlerts => "raise_alerts",
             Job::GateReviews => "gate_reviews",
             Job::SyncConnections => "sync_connections",
+            Job::ApplyBudgets => "apply_budgets",
         }
     }
 
     /// How often the job runs when it succeeds.
     pub fn every_ms(self) -> i64 {
         match self {
-            Job::ExpireCards | Job::WakeSnoozed | Job::SyncConnections => MINUTE_MS,
+            Job::ExpireCards | Job::WakeSnoozed | Job::SyncConnections | Job::ApplyBudgets => {
+                MINUTE_MS
+            }
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
             Job::GateReviews => HOUR_MS,
         }
@@ -74,6 +81,7 @@ impl Job {
             Job::RaiseAlerts => alerts::raise(state, now).await,
             Job::GateReviews => gates::review(state, now).await,
             Job::SyncConnections => crate::services::sync::run_due(state, now).await,
+            Job::ApplyBudgets => crate::services::budget_apply::apply_due(state, now).await,
         }
     }
 }

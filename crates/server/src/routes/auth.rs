@@ -53,10 +53,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// `meta` is stored with the person or the lead as it came: bounded so a caller cannot store
 /// megabytes through a public route.
-const MAX_META_BYTES: usize = 2 * 1024;
+pub const MAX_META_BYTES: usize = 2 * 1024;
 
 /// `anonId` is the snippet's visitor id (a UUID); bounded for the same reason.
-const MAX_ANON_ID_CHARS: usize = 200;
+pub const MAX_ANON_ID_CHARS: usize = 200;
 
 fn check_meta(meta: Option<&serde_json::Value>) -> ApiResult<()> {
     let Some(meta) = meta else {

@@ -54,15 +54,20 @@ async fn list(
     Ok(Json(connections::list(&state, &caller, limit).await?))
 }
 
+/// The payments key, in characters.
+pub const API_KEY_MAX_CHARS: usize = 500;
+/// `default_stage`, in characters (the stages it names are shorter).
+pub const DEFAULT_STAGE_MAX_CHARS: usize = 20;
+
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
 pub struct PaymentsRequest {
     /// A restricted (`rk_live_`, `rk_test_`) or secret (`sk_live_`, `sk_test_`) key. Stored
     /// encrypted, never returned.
-    #[garde(custom(secret_within::<500>))]
+    #[garde(custom(secret_within::<API_KEY_MAX_CHARS>))]
     api_key: Secret,
     /// `converted` or `payment` (default): the stage successful charges are recorded as.
-    #[garde(inner(length(chars, max = 20)))]
+    #[garde(inner(length(chars, max = DEFAULT_STAGE_MAX_CHARS)))]
     default_stage: Option<String>,
 }
 

@@ -209,6 +209,12 @@ async fn event_maps(
     }))
 }
 
+/// Where suggestions come from, as `source` spells it.
+pub const SUGGESTION_SOURCES: [(&str, SuggestionSource); 2] = [
+    ("preset", SuggestionSource::Preset),
+    ("ai", SuggestionSource::Ai),
+];
+
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SuggestRequest {
@@ -238,11 +244,11 @@ async fn suggest_mappings(
     Path((slug, kind)): Path<(String, String)>,
     Json(body): Json<SuggestRequest>,
 ) -> ApiResult<Json<Suggestions>> {
-    let source = match body.source.trim() {
-        "preset" => SuggestionSource::Preset,
-        "ai" => SuggestionSource::Ai,
-        _ => return Err(ApiError::bad_request("source: must be `preset` or `ai`")),
-    };
+    let source = SUGGESTION_SOURCES
+        .into_iter()
+        .find(|(word, _)| *word == body.source.trim())
+        .map(|(_, source)| source)
+        .ok_or_else(|| ApiError::bad_request("source: must be `preset` or `ai`"))?;
     let request = SuggestionRequest {
         source,
         preset_id: body.preset_id,

@@ -19,28 +19,37 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
 }
 
+/// `productSlug`, in characters (a slug is at most this long).
+pub const PRODUCT_SLUG_MAX_CHARS: usize = payback_domain::validation::SLUG_MAX_CHARS;
+/// `channel` and `kind`, in characters.
+pub const LABEL_MAX_CHARS: usize = 80;
+/// `url` and `note`, in characters.
+pub const TEXT_MAX_CHARS: usize = 2000;
+/// `utmCampaign`, in characters.
+pub const CAMPAIGN_MAX_CHARS: usize = 200;
+
 /// The spec spells these fields in camelCase; the Rust names match the wire so that validation
 /// errors name the field the caller sent.
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[allow(non_snake_case)]
 pub struct DistributionRequest {
     /// The product's slug.
-    #[garde(length(chars, min = 1, max = 60))]
+    #[garde(length(chars, min = 1, max = PRODUCT_SLUG_MAX_CHARS))]
     productSlug: String,
     /// Where it went out, e.g. `reddit`, `newsletter`, `hacker_news` (1-80).
-    #[garde(length(chars, min = 1, max = 80), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
     channel: String,
     /// What it was, e.g. `post`, `comment`, `email` (1-80).
-    #[garde(length(chars, min = 1, max = 80), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
     kind: String,
     /// Link to the outreach itself; an absolute http(s) URL, at most 2000 characters.
-    #[garde(inner(length(chars, max = 2000), url, custom(web_url)))]
+    #[garde(inner(length(chars, max = TEXT_MAX_CHARS), url, custom(web_url)))]
     url: Option<String>,
     /// The `utm_campaign` its links carry; traffic is joined back through it (max 200).
-    #[garde(inner(length(chars, min = 1, max = 200), custom(not_blank)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_MAX_CHARS), custom(not_blank)))]
     utmCampaign: Option<String>,
     /// Free text, at most 2000 characters.
-    #[garde(inner(length(chars, max = 2000)))]
+    #[garde(inner(length(chars, max = TEXT_MAX_CHARS)))]
     note: Option<String>,
 }
 

@@ -18,6 +18,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(history))
 }
 
+/// The one value `include` takes.
+pub const INCLUDE_ACCOUNT: &str = "account";
+
 #[derive(Debug, Deserialize, IntoParams)]
 pub struct HistoryParams {
     /// Only events of this product (slug).
@@ -49,7 +52,7 @@ async fn history(
     let window = Window::new(params.days, params.limit)?;
     let scope = match params.include.as_deref() {
         None => HistoryScope::Products,
-        Some("account") => HistoryScope::WithAccount,
+        Some(INCLUDE_ACCOUNT) => HistoryScope::WithAccount,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
                 "include: must be account; got {other:?}"

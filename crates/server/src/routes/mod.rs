@@ -2,6 +2,7 @@
 
 pub mod attribution;
 pub mod auth;
+pub mod connect;
 pub mod connections;
 pub mod conversions;
 pub mod dashboard;
@@ -15,7 +16,7 @@ pub mod payback;
 pub mod policy;
 pub mod products;
 pub mod queue;
-mod rules;
+pub(crate) mod rules;
 pub mod series;
 pub mod snippet;
 pub mod spend;

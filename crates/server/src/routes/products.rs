@@ -1,6 +1,7 @@
 //! Products and the portfolio.
 
 use axum::extract::{Path, State};
+use payback_domain::validation::{DOMAIN_MAX_CHARS, PRODUCT_NAME_MAX_CHARS};
 use payback_domain::{GateResult, ProductStage};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -58,13 +59,13 @@ fn valid_currency(currency: &Option<String>, _: &()) -> garde::Result {
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 pub struct CreateProductRequest {
     /// 1-120 characters.
-    #[garde(length(chars, min = 1, max = 120))]
+    #[garde(length(chars, min = 1, max = PRODUCT_NAME_MAX_CHARS))]
     name: String,
     /// 2-60 characters, `^[a-z0-9][a-z0-9-]*[a-z0-9]$`; unique in the account and immutable.
     #[garde(custom(valid_slug))]
     slug: String,
     /// At most 255 characters; a URL is reduced to its host.
-    #[garde(length(chars, max = 255))]
+    #[garde(length(chars, max = DOMAIN_MAX_CHARS))]
     domain: Option<String>,
     /// Three letters; default `USD`.
     #[garde(custom(valid_currency))]

@@ -34,20 +34,23 @@ pub enum QueueStatus {
     Snoozed,
     /// Past their expiry without a decision; restorable.
     Expired,
+    /// Approved cards, with what applying a spend change came to in `execution`.
+    Approved,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct QueueParams {
-    /// `pending` (default), `snoozed` or `expired`. Snoozed and expired cards are the ones
-    /// `restore` takes back.
+    /// `pending` (default), `snoozed`, `expired` or `approved`. Snoozed and expired cards are
+    /// the ones `restore` takes back; approved ones show whether their spend change was applied.
     status: Option<QueueStatus>,
     /// At most this many cards, the newest; 1-500, default 100.
     limit: Option<i64>,
 }
 
 /// Cards waiting for a human, newest first: pending ones, and snoozed ones whose time has come.
-/// `status=snoozed` or `status=expired` lists the cards set aside instead. Operators see every
+/// `status=snoozed` or `status=expired` lists the cards set aside instead, `status=approved` the
+/// approved ones with their `execution` (applying, applied, refused, failed). Operators see every
 /// account's. At most `limit` cards (default 100, at most 500; beyond: 400 naming `limit`).
 #[utoipa::path(get, path = "/queue", tag = tags::QUEUE, security(("bearer" = [])), params(QueueParams),
     responses((status = 200, body = Vec<CardView>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
@@ -61,9 +64,13 @@ async fn pending(
         QueueStatus::Pending => QueueView::Pending,
         QueueStatus::Snoozed => QueueView::Snoozed,
         QueueStatus::Expired => QueueView::Expired,
+        QueueStatus::Approved => QueueView::Approved,
     };
     Ok(Json(queue::listed(&state, &caller, view, limit).await?))
 }
+
+/// `actor`, in characters.
+pub const ACTOR_MAX_CHARS: usize = 200;
 
 /// The body of every resolution; both fields optional, an empty body is fine.
 #[derive(Debug, Default, Deserialize, ToSchema, garde::Validate)]
@@ -71,7 +78,7 @@ async fn pending(
 pub struct ResolveRequest {
     /// Operators only: who resolved, as recorded in history. Ignored for everyone else, who is
     /// recorded as their own authenticated email.
-    #[garde(inner(length(chars, min = 1, max = 200)))]
+    #[garde(inner(length(chars, min = 1, max = ACTOR_MAX_CHARS)))]
     actor: Option<String>,
     /// Hours a snooze lasts, 1-8784; default 24. Used by snooze only.
     #[serde(rename = "snoozeHours", alias = "snooze_hours")]
@@ -110,8 +117,10 @@ async fn resolve(
 }
 
 /// Approves a pending card. A spend proposal is checked by the policy engine again (403 with
-/// `policy_code` when refused; the card stays pending), then applied through its network's
-/// connector once; history records who approved and what the network did. API keys: 403.
+/// `policy_code` when refused; the card stays pending). The change to apply commits with the
+/// approval and is tried at once through the product's ad-network connection; transient network
+/// errors are retried by the `apply_budgets` job with backoff, and the card's `execution`
+/// (`GET /queue?status=approved`) and history say what the network did. API keys: 403.
 #[utoipa::path(post, path = "/queue/{id}/approve", tag = tags::QUEUE, security(("bearer" = [])),
     params(("id" = String, Path, description = "card id")), request_body = ResolveRequest,
     responses((status = 200, body = Resolved), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),

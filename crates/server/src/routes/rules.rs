@@ -22,6 +22,9 @@ pub fn secret_within<const MAX: usize>(secret: &Secret, _: &()) -> garde::Result
     Ok(())
 }
 
+/// What [`web_url`] takes, as a regular expression: a scheme of `http` or `https`, any case.
+pub const WEB_URL_PATTERN: &str = "^[Hh][Tt][Tt][Pp][Ss]?:";
+
 /// Links are opened from the dashboard, so only `http` and `https` are taken; `javascript:` or
 /// `file:` URLs would be clicked by a human trusting the queue.
 pub fn web_url(url: &str, _: &()) -> garde::Result {

@@ -54,13 +54,19 @@ fn valid_rollback_if(value: &Option<serde_json::Value>, _: &()) -> garde::Result
     }
 }
 
+/// `campaign_id`, in characters.
+pub const CAMPAIGN_ID_MAX_CHARS: usize = 200;
+/// `rationale`, in characters.
+pub const RATIONALE_MIN_CHARS: usize = 10;
+pub const RATIONALE_MAX_CHARS: usize = 2000;
+
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 pub struct ProposalRequest {
     /// `meta` or `google`.
     #[garde(skip)]
     network: Network,
     /// The campaign whose budget changes; omitted means the network's account-level budget.
-    #[garde(inner(length(chars, min = 1, max = 200)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_ID_MAX_CHARS)))]
     campaign_id: Option<String>,
     /// Today's daily budget, for the card (cents, >= 0).
     #[garde(inner(range(min = 0, max = MAX_DAILY_CENTS)))]
@@ -69,7 +75,7 @@ pub struct ProposalRequest {
     #[garde(range(min = 1, max = MAX_DAILY_CENTS))]
     to_cents: i64,
     /// Why, shown on the card; 10-2000 characters.
-    #[garde(length(chars, min = 10, max = 2000), custom(not_blank))]
+    #[garde(length(chars, min = RATIONALE_MIN_CHARS, max = RATIONALE_MAX_CHARS), custom(not_blank))]
     rationale: String,
     /// When to propose reverting, free-form: an object of at most 4096 bytes serialized. The
     /// watcher acts on `cac_ceiling_cents` (revert when the network's CAC over `window_days`,

@@ -261,7 +261,7 @@ pub async fn sales(
 }
 
 /// The ad grains, as the `level` query spells them.
-const LEVELS: [(&str, AdLevel); 4] = [
+pub const LEVELS: [(&str, AdLevel); 4] = [
     ("campaign", AdLevel::Campaign),
     ("ad_group", AdLevel::AdGroup),
     ("keyword", AdLevel::Keyword),
@@ -284,7 +284,11 @@ pub fn parse_level(level: Option<&str>) -> ApiResult<(&'static str, AdLevel)> {
 
 /// The sentinel row of revenue with no paid touch.
 pub const SENTINEL_UNATTRIBUTED: &str = UNATTRIBUTED;
-/// The sentinel row of spend and paid-touch revenue with nothing at the report's grain.
+/// The sentinel row of spend and paid-touch revenue with nothing at the report's grain. Its
+/// spend is the channels' spend minus the dimension rows', so every level's rows sum to the
+/// same total: at `keyword`, spend of networks that report keywords apart from ads is their
+/// keyword breakdown (`spend_keyword_rows`), and `no_dimension` keeps what no keyword covers
+/// (`payback_store::reports::attribution::ad_spend`).
 pub const SENTINEL_NO_DIMENSION: &str = "no_dimension";
 
 /// `{window_days, level, rows, totals, coverage}`.

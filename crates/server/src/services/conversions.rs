@@ -25,9 +25,18 @@ use crate::state::AppState;
 
 pub const TIERS: &[&str] = &["primary", "secondary"];
 pub const SOURCES: &[&str] = &["sql_a", "sql_b", "docdb", "analytics_a", "payments"];
-pub const VALUE_MODES: &[&str] = &["none", "fixed", "transaction"];
+pub const VALUE_MODES: &[&str] = &["none", VALUE_MODE_FIXED, "transaction"];
+/// The value mode that takes (and only it) `fixed_value_cents`.
+pub const VALUE_MODE_FIXED: &str = "fixed";
 pub const SCORE_MODES: &[&str] = &["none", "grade", "numeric"];
-const MAX_GRADE_WEIGHTS_BYTES: usize = 4 * 1024;
+pub const MAX_GRADE_WEIGHTS_BYTES: usize = 4 * 1024;
+/// `key`, in characters, made of [`KEY_PATTERN`].
+pub const KEY_MAX_CHARS: usize = 60;
+pub const KEY_PATTERN: &str = "^[a-z0-9_-]+$";
+/// `label`, in characters after trimming.
+pub const LABEL_MAX_CHARS: usize = 80;
+/// `event_name` is an event's name: [`payback_domain::event::MAX_NAME_CHARS`] at most.
+pub const EVENT_NAME_MAX_CHARS: usize = payback_domain::event::MAX_NAME_CHARS;
 
 /// The spec's Conversion definition input. Unknown fields are refused, so a misspelt
 /// `value_mod` is an error rather than a silently ignored setting.
@@ -147,10 +156,10 @@ fn one_of(field: &str, value: &str, allowed: &[&'static str]) -> ApiResult<&'sta
 fn check_key(key: &str) -> ApiResult<()> {
     let len = key.chars().count();
     let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-';
-    if !(1..=60).contains(&len) || !key.chars().all(allowed) {
+    if !(1..=KEY_MAX_CHARS).contains(&len) || !key.chars().all(allowed) {
         return Err(bad(
             "key",
-            "must be 1-60 characters of lowercase letters, digits, _ and -",
+            format!("must be 1-{KEY_MAX_CHARS} characters of lowercase letters, digits, _ and -"),
         ));
     }
     Ok(())
@@ -176,8 +185,11 @@ struct Checked {
 fn check(input: ConversionInput, product: &ProductRow) -> ApiResult<Checked> {
     check_key(&input.key)?;
     let label = input.label.trim().to_owned();
-    if label.is_empty() || label.chars().count() > 80 {
-        return Err(bad("label", "must be 1-80 characters"));
+    if label.is_empty() || label.chars().count() > LABEL_MAX_CHARS {
+        return Err(bad(
+            "label",
+            format!("must be 1-{LABEL_MAX_CHARS} characters"),
+        ));
     }
     let tier = one_of("tier", input.tier.trim(), TIERS)?;
     let stage = Stage::parse(input.stage.trim())
@@ -192,8 +204,11 @@ fn check(input: ConversionInput, product: &ProductRow) -> ApiResult<Checked> {
         .map(|s| one_of("source", s.trim(), SOURCES))
         .transpose()?;
     let event_name = match input.event_name.map(|n| n.trim().to_owned()) {
-        Some(name) if name.is_empty() || name.chars().count() > 120 => {
-            return Err(bad("event_name", "must be 1-120 characters, or null"));
+        Some(name) if name.is_empty() || name.chars().count() > EVENT_NAME_MAX_CHARS => {
+            return Err(bad(
+                "event_name",
+                format!("must be 1-{EVENT_NAME_MAX_CHARS} characters, or null"),
+            ));
         }
         other => other,
     };
@@ -203,16 +218,16 @@ fn check(input: ConversionInput, product: &ProductRow) -> ApiResult<Checked> {
         VALUE_MODES,
     )?;
     let fixed_value_cents = match (value_mode, input.fixed_value_cents) {
-        ("fixed", None) => {
+        (VALUE_MODE_FIXED, None) => {
             return Err(bad(
                 "fixed_value_cents",
                 "is required when value_mode is fixed",
             ));
         }
-        ("fixed", Some(cents)) if cents < 0 => {
+        (VALUE_MODE_FIXED, Some(cents)) if cents < 0 => {
             return Err(bad("fixed_value_cents", "must be >= 0"));
         }
-        ("fixed", some) => some,
+        (VALUE_MODE_FIXED, some) => some,
         // A value that would be silently ignored misleads whoever set it.
         (_, Some(_)) => {
             return Err(bad(

@@ -16,6 +16,12 @@ use crate::config::HostEnv;
 use crate::error::{ApiError, ApiResult};
 use crate::services::host_guard;
 
+/// What a variable name is made of ([`EnvNames::check`]), at most [`NAME_MAX_CHARS`] long.
+pub const NAME_PATTERN: &str = "^[A-Z_][A-Z0-9_]*$";
+pub const NAME_MAX_CHARS: usize = 128;
+/// The service's own settings, which no connection may read.
+pub const RESERVED_PREFIX: &str = "PAYBACK_";
+
 /// The variable names a connect body may give; `host_env`, `user_env` and `database_env` are
 /// required once any is given.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -62,13 +68,13 @@ impl EnvNames {
                 && name
                     .chars()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-                && name.len() <= 128;
+                && name.len() <= NAME_MAX_CHARS;
             if !plain {
                 return Err(ApiError::bad_request(format!(
                     "{field}: must be an environment variable name (A-Z, 0-9, _)"
                 )));
             }
-            if name.starts_with("PAYBACK_") {
+            if name.starts_with(RESERVED_PREFIX) {
                 return Err(ApiError::bad_request(format!(
                     "{field}: the service's own PAYBACK_ settings cannot be used"
                 )));

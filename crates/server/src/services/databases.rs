@@ -41,16 +41,20 @@ fn syntax(kind: ConnectionKind) -> FieldSyntax {
     }
 }
 
+/// The statuses a connect or maps body may ask for.
+pub const REQUESTABLE_STATUSES: [ConnectionStatus; 2] =
+    [ConnectionStatus::Pending, ConnectionStatus::Active];
+
 /// `pending` or `active`, as a connect or maps body may ask.
 fn requested_status(status: Option<&str>) -> ApiResult<Option<ConnectionStatus>> {
-    match status.map(str::trim) {
-        None => Ok(None),
-        Some("pending") => Ok(Some(ConnectionStatus::Pending)),
-        Some("active") => Ok(Some(ConnectionStatus::Active)),
-        Some(_) => Err(ApiError::bad_request(
-            "status: must be `pending` or `active`",
-        )),
-    }
+    let Some(status) = status.map(str::trim) else {
+        return Ok(None);
+    };
+    REQUESTABLE_STATUSES
+        .into_iter()
+        .find(|candidate| candidate.as_str() == status)
+        .map(Some)
+        .ok_or_else(|| ApiError::bad_request("status: must be `pending` or `active`"))
 }
 
 /// A database connection goes active only with something to read.

@@ -25,11 +25,16 @@ pub enum Source {
     Connector(ConnectionKind),
 }
 
+/// Events in one batch sent with a bearer (and in one page a connector writes).
+pub const MAX_SERVER_BATCH: usize = 1000;
+/// Events in one batch from a browser (`POST /t/events`).
+pub const MAX_BROWSER_BATCH: usize = 25;
+
 impl Source {
     pub fn max_batch(self) -> usize {
         match self {
-            Source::Server | Source::Connector(_) => 1000,
-            Source::Browser => 25,
+            Source::Server | Source::Connector(_) => MAX_SERVER_BATCH,
+            Source::Browser => MAX_BROWSER_BATCH,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Account API keys: the credential agents hold.
 
 use payback_domain::Timestamp;
+use payback_domain::validation::KEY_NAME_MAX_CHARS;
 use payback_store::api_keys::{self, NewApiKey};
 use payback_store::{AccountScope, Tx};
 use serde::Serialize;
@@ -114,8 +115,10 @@ pub async fn create(
     name: Option<&str>,
 ) -> ApiResult<CreatedKey> {
     let name = name.map(str::trim).unwrap_or("default");
-    if name.is_empty() || name.chars().count() > 80 {
-        return Err(ApiError::bad_request("name: must be 1-80 characters"));
+    if name.is_empty() || name.chars().count() > KEY_NAME_MAX_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "name: must be 1-{KEY_NAME_MAX_CHARS} characters"
+        )));
     }
     let scope = caller.scope()?;
     let now = state.clock.now();

@@ -3,12 +3,12 @@
 
 pub mod attribution;
 pub mod audit;
+pub mod budget_apply;
 pub mod connections;
 pub mod conversions;
 pub mod database_env;
 pub mod databases;
 pub mod distribution;
-pub mod execution;
 pub mod exports;
 pub mod funnel;
 pub mod health;
@@ -22,6 +22,7 @@ pub mod product_metrics;
 pub mod products;
 pub mod proposals;
 pub mod queue;
+pub mod searchco;
 pub mod series;
 pub mod sessions;
 pub mod signup;
@@ -33,4 +34,5 @@ pub mod sync;
 pub mod sync_batch;
 pub mod team;
 pub mod tracking;
+pub mod url_suffix;
 pub mod workspaces;

@@ -1,6 +1,6 @@
 //! Products and the portfolio.
 
-use payback_domain::validation::normalize_currency;
+use payback_domain::validation::{DOMAIN_MAX_CHARS, PRODUCT_NAME_MAX_CHARS, normalize_currency};
 use payback_domain::{GateResult, MemberRole, ProductStage, Timestamp};
 use payback_store::products::{self, NewProduct, ProductPatch, ProductRow};
 use payback_store::{AccountScope, accounts};
@@ -181,7 +181,9 @@ pub async fn create(
     // The length rule is checked before trimming (by the request's validation), so a name of
     // only spaces would otherwise be stored empty, breaking the 1-120 rule; edits check the same.
     if name.is_empty() {
-        return Err(ApiError::bad_request("name: must be 1-120 characters"));
+        return Err(ApiError::bad_request(format!(
+            "name: must be 1-{PRODUCT_NAME_MAX_CHARS} characters"
+        )));
     }
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
@@ -273,8 +275,10 @@ pub async fn update(
         })
         .transpose()?;
     let name = edit.name.as_deref().map(str::trim);
-    if name.is_some_and(|n| n.is_empty() || n.chars().count() > 120) {
-        return Err(ApiError::bad_request("name: must be 1-120 characters"));
+    if name.is_some_and(|n| n.is_empty() || n.chars().count() > PRODUCT_NAME_MAX_CHARS) {
+        return Err(ApiError::bad_request(format!(
+            "name: must be 1-{PRODUCT_NAME_MAX_CHARS} characters"
+        )));
     }
     let currency = edit
         .currency
@@ -286,11 +290,11 @@ pub async fn update(
         .domain
         .as_ref()
         .and_then(Option::as_ref)
-        .is_some_and(|d| d.chars().count() > 255)
+        .is_some_and(|d| d.chars().count() > DOMAIN_MAX_CHARS)
     {
-        return Err(ApiError::bad_request(
-            "domain: must be at most 255 characters",
-        ));
+        return Err(ApiError::bad_request(format!(
+            "domain: must be at most {DOMAIN_MAX_CHARS} characters"
+        )));
     }
     let domain = edit.domain.map(|d| d.as_deref().and_then(normalize_domain));
     let patch = ProductPatch {

@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Caller, Principal};
 use crate::services::audit;
-use crate::services::execution::ApprovedSpendChange;
+use crate::services::budget_apply::{self, ApprovedChange};
 use crate::services::policy::check_spend_change;
 use crate::state::AppState;
 
@@ -40,6 +40,11 @@ pub struct CardView {
     pub expires_at: Option<String>,
     /// When a snoozed card returns to the queue; null unless `status` is `snoozed`.
     pub snoozed_until: Option<String>,
+    /// An approved spend change on its way to the network: `{state: applying|applied|refused|
+    /// failed|not_applied, applied, network, campaign_id, to_cents, attempts, before_cents,
+    /// after_cents, detail, reason, error}`; null for every other card.
+    #[schema(value_type = Option<Object>)]
+    pub execution: Option<Value>,
 }
 
 impl CardView {
@@ -58,6 +63,10 @@ impl CardView {
                 .snoozed_until
                 .filter(|_| status == CardStatus::Snoozed)
                 .map(|at| Timestamp::from_millis(at).to_rfc3339()),
+            execution: card
+                .execution
+                .as_deref()
+                .and_then(|text| serde_json::from_str(text).ok()),
             id: card.id,
             product_slug: card.product_slug,
             headline: card.headline,
@@ -229,8 +238,9 @@ struct SpendChangeIntent {
 }
 
 /// Approves a spend proposal: the policy engine looks again (a refusal is 403 and the card
-/// waits), the approval and the approved budget commit together, then the network's executor is
-/// asked once, and what it did is recorded on the card and in history.
+/// waits); the approval, the approved budget and the change to apply commit together, then the
+/// change is tried once (`budget_apply`), and what the network did is recorded on the card and
+/// in history.
 async fn approve_spend_change(
     state: &AppState,
     actor: &Actor,
@@ -285,53 +295,24 @@ async fn approve_spend_change(
         now,
     )
     .await?;
-    tx.commit().await?;
-
-    let request = ApprovedSpendChange {
-        card_id: approved.id.clone(),
-        account_id: product.account_id.clone(),
-        product_id: product.id.clone(),
-        product_slug: product.slug.clone(),
-        currency: product.currency.clone(),
+    let approved_change = ApprovedChange {
+        card: &approved,
+        product: &product,
         network: change.network,
-        campaign_id: change.campaign_id,
+        campaign_id: change.campaign_id.as_deref(),
         from_cents: change.from_cents,
         to_cents: change.to_cents,
+        approved_by: actor,
     };
-    let outcome = state.executors.apply(&request).await;
-    let done = state.clock.now();
-    let mut tx = state.store.begin().await?;
-    cards::set_execution(&mut tx, &approved.id, &outcome.to_json()).await?;
-    if outcome.applied() {
-        policies::set_budget(
-            &mut tx,
-            &product.id,
-            change.network,
-            change.to_cents,
-            &approved.id,
-            true,
-            done,
-        )
-        .await?;
-    }
-    let recorder = Actor {
-        who: Actor::SYSTEM.to_owned(),
-        via: actor.via,
-    };
-    let mut payload = outcome.to_json();
-    payload["approved_by"] = json!(actor.who);
-    payload["network"] = json!(change.network);
-    payload["to_cents"] = json!(change.to_cents);
-    audit::record_card(
-        &mut tx,
-        &recorder,
-        &approved,
-        outcome.action(),
-        payload,
-        done,
-    )
-    .await?;
+    budget_apply::enqueue(&mut tx, approved_change, now).await?;
     tx.commit().await?;
+
+    // The change is durable now; try it at once so the person sees the outcome, and leave
+    // retries (and a crash right here) to the `apply_budgets` job. A failure to record the try
+    // is the job's to repeat, not the approval's to report: the approval stands.
+    if let Err(error) = budget_apply::apply(state, &approved.id, state.clock.now()).await {
+        tracing::warn!(card = %approved.id, %error, "applying an approved budget change failed; the job retries it");
+    }
     Ok(())
 }
 

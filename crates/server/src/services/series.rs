@@ -1,9 +1,14 @@
 //! The daily timeseries of a product: spend, net revenue, visits, leads and customers per UTC
-//! day of the window, zero-filled, oldest first.
+//! day of the window, and the snapshot metrics sources write (search, AI visibility, social),
+//! zero-filled, oldest first.
 
 use std::collections::HashMap;
 
 use payback_domain::Stage;
+use payback_domain::snapshot_metric::{
+    AI_VISIBILITY, SEARCH_CLICKS, SEARCH_IMPRESSIONS, SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS,
+    SOCIAL_IMPRESSIONS,
+};
 use payback_store::products::ProductRow;
 use payback_store::reports::{funnel, series};
 use serde::Serialize;
@@ -16,9 +21,11 @@ use crate::state::AppState;
 /// The spec's Timeseries row.
 ///
 /// `search_clicks`, `search_impressions`, `ai_visibility`, `social_impressions`,
-/// `social_engagement` and `social_followers` come from the search-console, AI-visibility and
-/// social connectors. None of those exist yet, so they read 0 (and `ai_visibility` null: no
-/// measurement is not a score of 0) until they do.
+/// `social_engagement` and `social_followers` read the snapshots the search-console,
+/// AI-visibility and social sources write under the metric word of the same name
+/// (`payback_domain::snapshot_metric`), over every source of the product: 0 on a day without
+/// any (and `ai_visibility` null: no measurement is not a score of 0). Counts are rounded to
+/// the nearest whole number.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct TimeseriesRow {
     pub day: String,
@@ -32,11 +39,18 @@ pub struct TimeseriesRow {
     pub leads: i64,
     /// Identities acquired as customers that day (first converted or payment event).
     pub customers: i64,
+    /// Search clicks that day: the sum over search queries (and engines).
     pub search_clicks: i64,
+    /// Search impressions that day: the sum over search queries (and engines).
     pub search_impressions: i64,
+    /// The AI-visibility score of that day (the whole property's value; the mean if several
+    /// sources score it); null without one.
     pub ai_visibility: Option<f64>,
+    /// Impressions of the social pages that day: the sum over networks of each page's figure.
     pub social_impressions: i64,
+    /// Engagements of the social pages that day, summed over networks.
     pub social_engagement: i64,
+    /// Followers of the social pages at the end of that day, summed over networks.
     pub social_followers: i64,
 }
 
@@ -69,6 +83,13 @@ pub async fn timeseries(
             _ => None,
         };
     }
+    let mut snapshots: HashMap<(String, String), f64> = HashMap::new();
+    for value in series::snapshot_metrics_by_day(db, &product.id, span).await? {
+        snapshots.insert((value.day, value.metric), value.value);
+    }
+    let snapshot =
+        |metric: &str, day: &str| snapshots.get(&(day.to_owned(), metric.to_owned())).copied();
+    let count = |metric: &str, day: &str| snapshot(metric, day).map_or(0, |v| v.round() as i64);
     let on = |map: &HashMap<String, i64>, day: &str| map.get(day).copied().unwrap_or(0);
     Ok(span
         .each_day()
@@ -78,12 +99,12 @@ pub async fn timeseries(
             visits: on(&visits, &day),
             leads: on(&leads, &day),
             customers: on(&customers, &day),
-            search_clicks: 0,
-            search_impressions: 0,
-            ai_visibility: None,
-            social_impressions: 0,
-            social_engagement: 0,
-            social_followers: 0,
+            search_clicks: count(SEARCH_CLICKS, &day),
+            search_impressions: count(SEARCH_IMPRESSIONS, &day),
+            ai_visibility: snapshot(AI_VISIBILITY, &day),
+            social_impressions: count(SOCIAL_IMPRESSIONS, &day),
+            social_engagement: count(SOCIAL_ENGAGEMENT, &day),
+            social_followers: count(SOCIAL_FOLLOWERS, &day),
             day,
         })
         .collect())

@@ -1,6 +1,8 @@
 //! Signing in and out, and what a signed-in person sees of themselves.
 
-use payback_domain::validation::{check_length, check_password, normalize_email};
+use payback_domain::validation::{
+    PERSON_NAME_MAX_CHARS, check_length, check_password, normalize_email,
+};
 use payback_domain::{Actor, MemberRole, Timestamp, Via};
 use payback_store::{AccountScope, Tx, accounts, members, sessions, users};
 use serde_json::json;
@@ -174,7 +176,8 @@ pub async fn update_me(
         ));
     }
     if let Some(Some(name)) = &edit.name {
-        check_length(name, 0, 80).map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
+        check_length(name, 0, PERSON_NAME_MAX_CHARS)
+            .map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
     }
     let user = users::find(&state.store, &person.user_id)
         .await?

@@ -1,7 +1,9 @@
 //! Getting in: sign-up with email confirmation, agent sign-up with a claim link for the human,
 //! and lead capture.
 
-use payback_domain::validation::{check_email, check_password, normalize_email};
+use payback_domain::validation::{
+    ACCOUNT_NAME_MAX_CHARS, check_email, check_password, normalize_email,
+};
 use payback_domain::{Actor, DAY_MS, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::accounts::AccountRow;
 use payback_store::one_time_tokens::{self, NewToken, Purpose};
@@ -232,27 +234,35 @@ pub async fn verify_email(state: &AppState, token: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// The prompt types on offer and their texts.
+/// The prompt types on offer (`prompt_type`) and their texts.
+pub const LEAD_PROMPTS: [(&str, &str); 3] = [
+    (
+        "growth-engine",
+        "Act as my growth engineer. Install Payback tracking on my site (GET /products/{slug}/tracking-key gives \
+         the snippet), send signup and payment events server-side with POST /products/{slug}/events, then \
+         read the funnel and tell me the weakest step and one change to test this week.",
+    ),
+    (
+        "payback",
+        "You are helping me decide whether my ad spend pays back. Connect to Payback with my API key, \
+         read GET /portfolio and GET /products/{slug}/attribution?days=30 for each product, and tell me per \
+         channel: spend, first-touch revenue, CAC and ROAS, with the unattributed row kept separate. \
+         Propose spend changes only through POST /products/{slug}/proposals; never change ad spend yourself.",
+    ),
+    (
+        "mcp",
+        "Add Payback as a tool server for my coding agent, using my account API key as the bearer token. \
+         Use it to read attribution, funnels and the approval queue; raise proposals for spend changes \
+         and leave every decision to me.",
+    ),
+];
+
+/// The text of a prompt type, if it is one on offer.
 pub fn lead_prompt_text(prompt_type: &str) -> Option<&'static str> {
-    match prompt_type {
-        "payback" => Some(
-            "You are helping me decide whether my ad spend pays back. Connect to Payback with my API key, \
-             read GET /portfolio and GET /products/{slug}/attribution?days=30 for each product, and tell me per \
-             channel: spend, first-touch revenue, CAC and ROAS, with the unattributed row kept separate. \
-             Propose spend changes only through POST /products/{slug}/proposals; never change ad spend yourself.",
-        ),
-        "growth-engine" => Some(
-            "Act as my growth engineer. Install Payback tracking on my site (GET /products/{slug}/tracking-key gives \
-             the snippet), send signup and payment events server-side with POST /products/{slug}/events, then \
-             read the funnel and tell me the weakest step and one change to test this week.",
-        ),
-        "mcp" => Some(
-            "Add Payback as a tool server for my coding agent, using my account API key as the bearer token. \
-             Use it to read attribution, funnels and the approval queue; raise proposals for spend changes \
-             and leave every decision to me.",
-        ),
-        _ => None,
-    }
+    LEAD_PROMPTS
+        .iter()
+        .find(|(name, _)| *name == prompt_type)
+        .map(|(_, text)| *text)
 }
 
 /// Records a lead and mails the chosen prompt; returns the message shown to the visitor.
@@ -265,7 +275,8 @@ pub async fn lead_prompt(
     let email = valid_email(email)?;
     let prompt_type = prompt_type.unwrap_or("payback");
     let prompt = lead_prompt_text(prompt_type).ok_or_else(|| {
-        ApiError::bad_request("prompt_type: must be one of growth-engine, payback, mcp")
+        let names: Vec<&str> = LEAD_PROMPTS.iter().map(|(name, _)| *name).collect();
+        ApiError::bad_request(format!("prompt_type: must be one of {}", names.join(", ")))
     })?;
     let meta = meta.map(serde_json::Value::to_string);
     leads::insert(
@@ -302,8 +313,10 @@ pub async fn agent_signup(
 ) -> ApiResult<AgentSignup> {
     let email = valid_email(email)?;
     let name = name.map(str::trim).filter(|n| !n.is_empty());
-    if name.is_some_and(|n| n.chars().count() > 80) {
-        return Err(ApiError::bad_request("name: must be at most 80 characters"));
+    if name.is_some_and(|n| n.chars().count() > ACCOUNT_NAME_MAX_CHARS) {
+        return Err(ApiError::bad_request(format!(
+            "name: must be at most {ACCOUNT_NAME_MAX_CHARS} characters"
+        )));
     }
     let generic_conflict =
         || ApiError::Conflict("an account cannot be created for this email".to_owned());

@@ -8,6 +8,7 @@ use std::net::IpAddr;
 use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
 use payback_connectors::payments::{PaymentStage, PaymentsConfig};
+use payback_connectors::search_ads::SearchAdsConfig;
 use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::EventMap;
@@ -56,6 +57,43 @@ struct Settings {
 fn settings(row: &ConnectionRow) -> ApiResult<Settings> {
     serde_json::from_str(&row.config)
         .map_err(|_| ApiError::internal("a connection's config is malformed"))
+}
+
+/// The sealed part of a grant: the provider's refresh token.
+#[derive(Deserialize)]
+struct GrantSecret {
+    refresh_token: String,
+}
+
+/// The account a `search_ads` connection reads, as `select` stored it.
+#[derive(Deserialize)]
+struct SearchAdsSettings {
+    customer_id: String,
+    login_customer_id: Option<String>,
+}
+
+/// A `search_ads` connection: the grant's refresh token opened, Payback's OAuth client and
+/// developer token from the configuration (503 while either is missing).
+pub async fn search_ads(state: &AppState, row: &ConnectionRow) -> ApiResult<SearchAdsConfig> {
+    let secret: GrantSecret = serde_json::from_value(open_secret(state, row).await?)
+        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+    let settings: SearchAdsSettings = serde_json::from_str(&row.config)
+        .map_err(|_| ApiError::internal("a search_ads connection's config is malformed"))?;
+    let oauth = crate::services::searchco::oauth_client(state)?;
+    let (api_base_url, developer_token) = crate::services::searchco::ads_api(state)?;
+    // The customer itself is its own login when no manager stands between.
+    let login = settings
+        .login_customer_id
+        .filter(|login| *login != settings.customer_id);
+    let mut config = SearchAdsConfig::new(
+        developer_token,
+        settings.customer_id,
+        login,
+        oauth,
+        secret.refresh_token,
+    );
+    config.api_base_url = api_base_url;
+    Ok(config)
 }
 
 /// The sealed part of a payments connection.

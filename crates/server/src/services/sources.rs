@@ -12,6 +12,7 @@ use std::sync::Arc;
 use payback_connectors::Source;
 use payback_connectors::docdb::DocdbSource;
 use payback_connectors::payments::PaymentsSource;
+use payback_connectors::search_ads::SearchAdsSource;
 use payback_connectors::sql::SqlSource;
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
@@ -56,6 +57,7 @@ impl SourceRegistry {
             by_kind: HashMap::new(),
         };
         registry.register(ConnectionKind::Payments, Arc::new(PaymentsOpener));
+        registry.register(ConnectionKind::SearchAds, Arc::new(SearchAdsOpener));
         for kind in [
             ConnectionKind::SqlA,
             ConnectionKind::SqlB,
@@ -64,6 +66,11 @@ impl SourceRegistry {
             registry.register(kind, Arc::new(DatabaseOpener));
         }
         registry
+    }
+
+    /// Whether this process has a connector for `kind`.
+    pub fn reads(&self, kind: ConnectionKind) -> bool {
+        self.by_kind.contains_key(&kind)
     }
 
     /// Registers `opener` for `kind`, replacing any other.
@@ -124,6 +131,24 @@ impl OpenSource for DatabaseOpener {
                 }
                 Database::Docdb(config) => Box::new(DocdbSource::new(config, maps, currency)),
             })
+        })
+    }
+}
+
+/// `search_ads`: the grant's refresh token, the chosen account and its manager login.
+struct SearchAdsOpener;
+
+impl OpenSource for SearchAdsOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let config = source_config::search_ads(state, row).await?;
+            let source = SearchAdsSource::new(state.http.clone(), config, &product.currency);
+            Ok(Box::new(source) as Box<dyn Source>)
         })
     }
 }

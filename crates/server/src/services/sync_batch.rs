@@ -1,18 +1,23 @@
 //! Writing what one sync pass read (a [`SyncOutput`]), each part where it belongs: events and
 //! revenue rows through the events API's ingestion path (namespace `<kind>:<slug>`, so re-reads
-//! store nothing twice), daily stage volumes and spend by replacing the days the pass read, in
-//! one transaction. Every part is checked before anything of the batch is written.
+//! store nothing twice), daily stage volumes and spend by replacing the days the pass read, and
+//! snapshots by upserting each value under the connection's kind, in one transaction. Every part
+//! is checked before anything of the batch is written.
 
 use std::collections::BTreeSet;
 
 use payback_connectors::database::EventSink;
 use payback_connectors::{
-    ConnectorError, DayRange, PageSink, RevenueRow, SourceFuture, StageDaysRead, SyncOutput,
+    ConnectorError, DayRange, PageSink, RevenueRow, Snapshot, SourceFuture, StageDaysRead,
+    SyncOutput,
 };
+use payback_domain::Timestamp;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event::IncomingEvent;
+use payback_domain::snapshot_metric;
 use payback_store::aggregate_stages::{self, StageVolume};
 use payback_store::products::ProductRow;
+use payback_store::snapshots::{self, SnapshotRow};
 
 use crate::services::ingest::{self, Source};
 use crate::services::spend_intake;
@@ -52,14 +57,7 @@ pub async fn write(
     batch: SyncOutput,
 ) -> Result<String, String> {
     let (state, product) = (sink.state, sink.product);
-    if !batch.snapshots.is_empty() {
-        // Their table arrives with the snapshot sources; dropping them silently would read as
-        // a success that stored nothing.
-        return Err(format!(
-            "snapshots: {} read, but this server does not store snapshots yet",
-            batch.snapshots.len()
-        ));
-    }
+    let snapshots = check_snapshots(batch.snapshots)?;
     let spend = spend_intake::check(kind, &product.currency, batch.spend)?;
     let stage_days = batch.stage_days.map(check_stage_days).transpose()?;
     let revenue = revenue_events(batch.revenue)?;
@@ -75,7 +73,7 @@ pub async fn write(
     EventSink::write(sink, batch.events).await.map_err(failed)?;
     EventSink::write(sink, revenue).await.map_err(failed)?;
 
-    if stage_days.is_some() || !spend.is_empty() {
+    if stage_days.is_some() || !spend.is_empty() || !snapshots.is_empty() {
         let stored = |err: payback_store::StoreError| format!("writing the read failed: {err}");
         let now = state.clock.now();
         let mut tx = state.store.begin().await.map_err(stored)?;
@@ -101,6 +99,12 @@ pub async fn write(
             .write(&mut tx, &product.id, kind, now)
             .await
             .map_err(stored)?;
+        if !snapshots.is_empty() {
+            snapshots::upsert(&mut tx, &product.id, kind.as_str(), &snapshots, now)
+                .await
+                .map_err(stored)?;
+            lines.push(format!("{} snapshot values", snapshots.len()));
+        }
         tx.commit().await.map_err(stored)?;
     }
     lines.extend(spend.describe());
@@ -121,6 +125,49 @@ fn revenue_events(rows: Vec<RevenueRow>) -> Result<Vec<IncomingEvent>, String> {
             }
         })
         .collect()
+}
+
+/// Snapshots as the store keeps them: each on a real day, of a metric some report reads
+/// (`payback_domain::snapshot_metric`), a finite value, and each (day, metric, dimension) once.
+fn check_snapshots(read: Vec<Snapshot>) -> Result<Vec<SnapshotRow>, String> {
+    let mut seen = BTreeSet::new();
+    let mut rows = Vec::with_capacity(read.len());
+    for snapshot in read {
+        let at = format!(
+            "snapshot {} {} `{}`",
+            snapshot.day, snapshot.metric, snapshot.dimension
+        );
+        if Timestamp::parse_day(&snapshot.day).is_none() {
+            return Err(format!("{at}: the day is not a YYYY-MM-DD day"));
+        }
+        if snapshot_metric::find(&snapshot.metric).is_none() {
+            return Err(format!(
+                "{at}: unknown metric (known: {})",
+                snapshot_metric::words().join(", ")
+            ));
+        }
+        if snapshot.dimension.contains('\0') {
+            return Err(format!("{at}: the dimension holds a NUL character"));
+        }
+        if !snapshot.value.is_finite() {
+            return Err(format!("{at}: the value is not a finite number"));
+        }
+        let key = (
+            snapshot.day.clone(),
+            snapshot.metric.clone(),
+            snapshot.dimension.clone(),
+        );
+        if !seen.insert(key) {
+            return Err(format!("{at}: read twice"));
+        }
+        rows.push(SnapshotRow {
+            day: snapshot.day,
+            metric: snapshot.metric,
+            dimension: snapshot.dimension,
+            value: snapshot.value,
+        });
+    }
+    Ok(rows)
 }
 
 /// Daily volumes on the days read, one per day and stage, never negative.

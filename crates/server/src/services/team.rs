@@ -1,6 +1,8 @@
 //! The team of an account: invitations, guard rails on disabling and demoting owners.
 
-use payback_domain::validation::{check_email, check_length, check_password, normalize_email};
+use payback_domain::validation::{
+    PERSON_NAME_MAX_CHARS, check_email, check_length, check_password, normalize_email,
+};
 use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::members::MemberRow;
 use payback_store::one_time_tokens::{self, Purpose};
@@ -213,7 +215,8 @@ pub async fn accept_invite(
     name: Option<String>,
 ) -> ApiResult<LoginResponse> {
     if let Some(name) = &name {
-        check_length(name, 0, 80).map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
+        check_length(name, 0, PERSON_NAME_MAX_CHARS)
+            .map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
     }
     if let Some(password) = &password {
         check_password(password)

@@ -1,5 +1,6 @@
 //! A person's workspaces: listing, creating and switching between them.
 
+use payback_domain::validation::ACCOUNT_NAME_MAX_CHARS;
 use payback_domain::{AccountRole, MemberRole, MemberStatus};
 use payback_store::{AccountScope, accounts, members, sessions};
 use serde_json::json;
@@ -39,8 +40,10 @@ pub async fn create(
     name: &str,
 ) -> ApiResult<WorkspaceSwitch> {
     let name = name.trim();
-    if name.is_empty() || name.chars().count() > 80 {
-        return Err(ApiError::bad_request("name: must be 1-80 characters"));
+    if name.is_empty() || name.chars().count() > ACCOUNT_NAME_MAX_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "name: must be 1-{ACCOUNT_NAME_MAX_CHARS} characters"
+        )));
     }
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;

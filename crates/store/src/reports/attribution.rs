@@ -1,7 +1,7 @@
 //! Report queries: attribution. First touch is the identity profile's `first_channel`, last
 //! touch a revenue row's `COALESCE(last_channel, first_channel)`; both are maintained at write
-//! time, so these read `transactions`, `identity_profiles`, `spend_rows` and the daily rollups.
-//! The ads report's last *paid* touch is an index lookup per revenue row of the window on
+//! time, so these read `transactions`, `identity_profiles`, `spend_rows` and the daily rollups
+//! (the ads report's keyword level also `spend_keyword_rows`). The ads report's last *paid* touch is an index lookup per revenue row of the window on
 //! `events (product_id, identity, occurred_at)`, never a scan.
 
 use payback_domain::span::Span;
@@ -221,6 +221,44 @@ impl AdLevel {
             AdLevel::Ad => ("ad_id", "ad_name"),
         }
     }
+
+    /// The spend rows of this grain for product `$1`, as `channel, day, id, name, spend_cents,
+    /// impressions, clicks`; `id` '' is spend with nothing at this grain. With `window`, on
+    /// days `$2..=$3` only, and summing (per channel) to the channels' spend in `spend_rows`,
+    /// as every level does; without, all days, for the ids and names ever seen.
+    ///
+    /// At `keyword`, a network that reports keywords apart from ads has its keyword breakdown
+    /// in `spend_keyword_rows` and its ad rows in `spend_rows` with no keyword id: the keyword
+    /// rows are read as well and, with `window`, subtracted once more under id '', so a
+    /// channel's `no_dimension` spend is its `spend_rows` total minus its keyword spend (the
+    /// keyword-grain rows of `spend_rows` plus `spend_keyword_rows`). Impressions and clicks
+    /// follow the same rule.
+    fn source(self, window: bool) -> String {
+        let (id, name) = self.columns();
+        let days = if window {
+            " AND day >= $2 AND day <= $3"
+        } else {
+            ""
+        };
+        let spend = format!(
+            "SELECT channel, day, {id} AS id, {name} AS name, spend_cents, impressions, clicks \
+             FROM spend_rows WHERE product_id = $1{days}"
+        );
+        if self != AdLevel::Keyword {
+            return spend;
+        }
+        let keywords = format!(
+            "{spend} UNION ALL SELECT channel, day, keyword_id AS id, keyword AS name, spend_cents, impressions, clicks \
+             FROM spend_keyword_rows WHERE product_id = $1{days}"
+        );
+        if !window {
+            return keywords;
+        }
+        format!(
+            "{keywords} UNION ALL SELECT channel, day, '' AS id, NULL AS name, -spend_cents, -impressions, -clicks \
+             FROM spend_keyword_rows WHERE product_id = $1{days}"
+        )
+    }
 }
 
 /// Spend of one dimension value (`id` '' = rows with nothing at this grain).
@@ -234,18 +272,19 @@ pub struct AdSpend {
     pub clicks: i64,
 }
 
-/// Spend, impressions and clicks of the window per channel and dimension id.
+/// Spend, impressions and clicks of the window per channel and dimension id (see
+/// [`AdLevel::source`] for the keyword grain).
 pub async fn ad_spend(
     db: &Db,
     product_id: &str,
     span: Span,
     level: AdLevel,
 ) -> StoreResult<Vec<AdSpend>> {
-    let (id, name) = level.columns();
+    let source = level.source(true);
     let sql = format!(
-        "SELECT channel, {id} AS id, MAX({name}) AS name, COALESCE(CAST(SUM(spend_cents) AS BIGINT), 0) AS spend_cents, \
+        "SELECT channel, id, MAX(name) AS name, COALESCE(CAST(SUM(spend_cents) AS BIGINT), 0) AS spend_cents, \
          COALESCE(CAST(SUM(impressions) AS BIGINT), 0) AS impressions, COALESCE(CAST(SUM(clicks) AS BIGINT), 0) AS clicks \
-         FROM spend_rows WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel, {id} ORDER BY channel, {id}"
+         FROM ({source}) grain GROUP BY channel, id ORDER BY channel, id"
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
@@ -269,10 +308,10 @@ pub async fn ad_dimensions(
     product_id: &str,
     level: AdLevel,
 ) -> StoreResult<Vec<AdDimension>> {
-    let (id, name) = level.columns();
+    let source = level.source(false);
     let sql = format!(
-        "SELECT channel, {id} AS id, {name} AS name, MAX(day) AS last_day FROM spend_rows \
-         WHERE product_id = $1 AND {id} <> '' GROUP BY channel, {id}, {name} ORDER BY MAX(day), channel, {id}"
+        "SELECT channel, id, name, MAX(day) AS last_day FROM ({source}) grain \
+         WHERE id <> '' GROUP BY channel, id, name ORDER BY MAX(day), channel, id"
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))

@@ -2,7 +2,6 @@
 //! genuine event, and events stored before keys existed get theirs at the next start, on both
 //! backends.
 
-
 use payback_domain::Timestamp;
 use payback_store::ingest::{BatchOutcome, EventRecord, dedupe_key};
 use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};

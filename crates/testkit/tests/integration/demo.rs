@@ -2,7 +2,6 @@
 //! three products, consistent between events and spend, and never duplicated by a rerun, on
 //! both backends.
 
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Instant;
 

@@ -2,7 +2,6 @@
 //! latest conflicting claim), so a charge that names only such an email after the upgrade joins
 //! that user; emails only visitors named are left to the next event naming them. Both backends.
 
-
 use payback_domain::Timestamp;
 use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};
 

@@ -2,7 +2,6 @@
 //! quoting of commas, quotes and line breaks, formula neutralization, streaming past one page,
 //! headers, and the auth answers, on both backends.
 
-
 use std::collections::{BTreeMap, BTreeSet};
 
 use payback_testkit::{Reply, TestApp, backend_tests};

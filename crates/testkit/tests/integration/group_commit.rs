@@ -2,7 +2,6 @@
 //! batches written one by one store, each batch's outcome counts its own events, and the
 //! writer answers every request of a concurrent burst, on both backends.
 
-
 use std::collections::HashSet;
 use std::time::Duration;
 

@@ -2,7 +2,6 @@
 //! arrives after the upgrade still finds the last touch of an identity first seen before it,
 //! on both backends.
 
-
 use payback_domain::Timestamp;
 use payback_testkit::{TEST_START, TestApp, backend_tests, event_record};
 

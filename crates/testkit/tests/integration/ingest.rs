@@ -1,7 +1,6 @@
 //! Event ingestion: the schema, all-or-nothing batches, dedupe, write keys, identity stitching
 //! and the maintained per-identity tables, on both backends.
 
-
 use payback_domain::Clock;
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};

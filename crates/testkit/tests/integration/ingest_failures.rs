@@ -5,7 +5,6 @@
 //! On SQLite the refused statement stops without undoing its earlier rows (`INSERT OR FAIL`):
 //! that nothing of a refused batch stays is the transaction's rollback, checked here too.
 
-
 use payback_domain::Timestamp;
 use payback_server::operator;
 use payback_store::ingest::EventRecord;

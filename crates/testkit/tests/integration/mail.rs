@@ -1,6 +1,5 @@
 //! Mail transports: `smtp://` speaks real SMTP; `file:` writes one RFC 5322 `.eml` per message.
 
-
 use payback_testkit::{Backend, SmtpSink, TEST_PASSWORD, TestApp};
 use serde_json::json;
 

@@ -5,13 +5,13 @@
 //! Run one area with `cargo test -p payback-testkit --test integration <area>::`.
 
 // The vendor fakes the connectors' own tests use; the server's tests drive the same ones.
+#[path = "../../../connectors/tests/integration/fake_replica_set/mod.rs"]
+mod fake_replica_set;
+#[path = "../../../connectors/tests/integration/nx_server/mod.rs"]
+mod nx_server;
 #[allow(dead_code)]
 #[path = "../../../connectors/tests/integration/stripe_fake/mod.rs"]
 mod stripe_fake;
-#[path = "../../../connectors/tests/integration/nx_server/mod.rs"]
-mod nx_server;
-#[path = "../../../connectors/tests/integration/fake_replica_set/mod.rs"]
-mod fake_replica_set;
 
 mod attribution;
 mod auth;
@@ -36,6 +36,7 @@ mod identity_touches_backfill;
 mod ingest;
 mod ingest_failures;
 mod jobs;
+mod keyword_spend;
 mod mail;
 mod mapping_suggestions;
 mod openapi;
@@ -45,6 +46,7 @@ mod portfolio_metrics;
 mod products;
 mod queue;
 mod smoke;
+mod snapshots;
 mod snippet;
 mod spend;
 mod team;

@@ -1,10 +1,11 @@
 //! GET /openapi.json: version, every implemented operation documented, every documented
-//! operation served with the documented auth; and the two migration sets kept in step.
+//! operation served with the documented auth, every rule the server checks of a request stated
+//! in it; and the two migration sets kept in step.
 
 use std::collections::BTreeSet;
 
 use payback_testkit::spec::product_row_fields;
-use payback_testkit::{TestApp, backend_tests};
+use payback_testkit::{Backend, Reply, TEST_PASSWORD, TestApp, backend_tests, per_backend};
 use serde_json::{Value, json};
 
 /// Every (method, path) the service implements at this version.
@@ -416,3 +417,864 @@ fn migrations_carry_the_same_versions_on_both_backends() {
     sorted.dedup();
     assert_eq!(sorted, sqlite, "versions are unique and ascending");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The rules the server checks are stated in the document.
+//
+// Every operation with a request body or query is called with a baseline request the server
+// takes, and then with one field changed at a time, the values chosen from what the document
+// says of that field:
+// - a stated rule (length, pattern, range, `enum`, item count, `x-max-bytes`, `format`,
+//   `required`, `not`) is probed just outside (the server must answer 400 naming the field) and,
+//   where the document allows it, just inside (no 400 naming the field);
+// - a field whose schema states no rule gets values any string or integer may hold (empty,
+//   blank, 5000 characters, non-ASCII; -1, 0, 10^15) and `null` where it is nullable, and the
+//   server must not refuse them naming the field: a check the schema does not state fails here.
+// The document is the only input, so the test holds for rules added later too.
+// ---------------------------------------------------------------------------------------------
+
+/// Fields whose 400 is about the state of the service, not the shape of the value: no schema
+/// can state them. Each with why.
+const STATEFUL: &[(&str, &str, &str)] = &[
+    (
+        "/auth/claim",
+        "token",
+        "a single-use link token: unknown or used ones are refused",
+    ),
+    (
+        "/auth/verify",
+        "token",
+        "a single-use link token: unknown or used ones are refused",
+    ),
+    (
+        "/auth/invite",
+        "token",
+        "a single-use link token: unknown or used ones are refused",
+    ),
+    (
+        "/auth/accept-invite",
+        "token",
+        "a single-use link token: unknown or used ones are refused",
+    ),
+];
+
+/// Operations without a request body or query, or whose only fields are path segments the
+/// server looks up (404 when unknown).
+fn needs_no_probe(operation: &Value) -> bool {
+    let has_query = operation["parameters"]
+        .as_array()
+        .is_some_and(|params| params.iter().any(|p| p["in"] == "query"));
+    let has_constrained_path = operation["parameters"].as_array().is_some_and(|params| {
+        params
+            .iter()
+            .any(|p| p["in"] == "path" && p["schema"].get("enum").is_some())
+    });
+    !has_query && !has_constrained_path && operation.get("requestBody").is_none()
+}
+
+/// One operation called with a baseline the server takes.
+struct Probe {
+    method: &'static str,
+    path: &'static str,
+    /// Values of the path's `{segments}`.
+    segments: Vec<(&'static str, String)>,
+    token: Option<String>,
+    body: Option<Value>,
+    /// Fields set in the body before probing a field (rules that hold only together).
+    with: Vec<(&'static str, Value)>,
+}
+
+impl Probe {
+    fn new(method: &'static str, path: &'static str, token: Option<&str>) -> Self {
+        Self {
+            method,
+            path,
+            segments: Vec::new(),
+            token: token.map(str::to_owned),
+            body: None,
+            with: Vec::new(),
+        }
+    }
+
+    fn body(mut self, body: Value) -> Self {
+        self.body = Some(body);
+        self
+    }
+
+    fn at(mut self, name: &'static str, value: &str) -> Self {
+        self.segments.push((name, value.to_owned()));
+        self
+    }
+
+    /// When probing `field` (its path in errors), the body first gets `patch`'s top-level keys.
+    fn with(mut self, field: &'static str, patch: Value) -> Self {
+        self.with.push((field, patch));
+        self
+    }
+
+    fn concrete(&self, segments: &[(&str, String)]) -> String {
+        let mut path = self.path.to_owned();
+        for (name, value) in segments {
+            path = path.replace(&format!("{{{name}}}"), &encode_segment(value));
+        }
+        path
+    }
+}
+
+fn encode_segment(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// A step into a JSON body.
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Where a probed value goes.
+#[derive(Debug, Clone)]
+enum Slot {
+    Body(Vec<Step>),
+    Query(String),
+    Path(String),
+}
+
+/// What the probe changes.
+#[derive(Debug, Clone)]
+enum Change {
+    Set(Value),
+    Remove,
+}
+
+/// What the server must answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// 400 naming the field (for a path segment, 404 will do: nothing is there).
+    Refused,
+    /// Anything but a 400 naming the field.
+    NotRefusedByName,
+}
+
+/// A field as the document describes it.
+struct Field {
+    slot: Slot,
+    /// As errors name it: `events[0].name`, `days`.
+    name: String,
+    /// Its schema (references resolved, the non-null side of an optional).
+    schema: Value,
+    nullable: bool,
+    /// The baseline's value here, if any.
+    baseline: Option<Value>,
+}
+
+fn field_name(steps: &[Step]) -> String {
+    let mut name = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) if name.is_empty() => name.push_str(key),
+            Step::Key(key) => {
+                name.push('.');
+                name.push_str(key);
+            }
+            Step::Index(index) => name.push_str(&format!("[{index}]")),
+        }
+    }
+    name
+}
+
+/// Follows `$ref`s and takes the non-null side of an optional: (schema, nullable).
+fn resolve(doc: &Value, schema: &Value) -> (Value, bool) {
+    if let Some(reference) = schema["$ref"].as_str() {
+        let name = reference.trim_start_matches("#/components/schemas/");
+        let (resolved, nullable) = resolve(doc, &doc["components"]["schemas"][name]);
+        return (resolved, nullable);
+    }
+    if let Some(options) = schema["oneOf"].as_array() {
+        let (nulls, others): (Vec<&Value>, Vec<&Value>) =
+            options.iter().partition(|option| option["type"] == "null");
+        if nulls.len() == 1 && others.len() == 1 {
+            return (resolve(doc, others[0]).0, true);
+        }
+    }
+    let nullable = match &schema["type"] {
+        Value::Array(types) => types.iter().any(|t| t == "null"),
+        _ => false,
+    } || schema["enum"]
+        .as_array()
+        .is_some_and(|values| values.contains(&Value::Null));
+    (schema.clone(), nullable)
+}
+
+fn kind_of(schema: &Value) -> &str {
+    match &schema["type"] {
+        Value::String(kind) => kind,
+        Value::Array(kinds) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|kind| *kind != "null")
+            .unwrap_or(""),
+        _ if schema.get("enum").is_some() => "enum",
+        _ => "",
+    }
+}
+
+/// Every field of an object schema, and of the objects and first array items the baseline
+/// holds inside it.
+fn body_fields(
+    doc: &Value,
+    schema: &Value,
+    baseline: &Value,
+    steps: &[Step],
+    out: &mut Vec<Field>,
+) {
+    let (schema, _) = resolve(doc, schema);
+    let Some(properties) = schema["properties"].as_object() else {
+        return;
+    };
+    for (key, property) in properties {
+        let mut here = steps.to_vec();
+        here.push(Step::Key(key.clone()));
+        let (resolved, nullable) = resolve(doc, property);
+        let value = baseline.get(key).cloned();
+        match (&value, kind_of(&resolved)) {
+            (Some(inner @ Value::Object(_)), "object") => {
+                body_fields(doc, &resolved, inner, &here, out);
+            }
+            (Some(Value::Array(items)), "array") => {
+                if let Some(first @ Value::Object(_)) = items.first() {
+                    let mut item = here.clone();
+                    item.push(Step::Index(0));
+                    body_fields(doc, &resolved["items"], first, &item, out);
+                }
+            }
+            _ => {}
+        }
+        out.push(Field {
+            name: field_name(&here),
+            slot: Slot::Body(here),
+            schema: resolved,
+            nullable,
+            baseline: value,
+        });
+    }
+}
+
+/// `n` characters matching `pattern` (when there is one), if a plain filler does.
+fn filler(n: usize, pattern: Option<&regex::Regex>) -> Option<String> {
+    ["a", "A", "1"]
+        .iter()
+        .map(|c| c.repeat(n))
+        .find(|text| pattern.is_none_or(|re| re.is_match(text)))
+}
+
+/// The probes of one field: (value change, expectation, what it shows).
+fn probes(field: &Field) -> Vec<(Change, Expect, String)> {
+    let schema = &field.schema;
+    let mut out: Vec<(Change, Expect, String)> = Vec::new();
+    let mut refused = |value: Value, why: &str| {
+        out.push((Change::Set(value), Expect::Refused, why.to_owned()));
+    };
+    let kind = kind_of(schema);
+    let values = schema["enum"].as_array().cloned();
+    let mut taken: Vec<(Value, String)> = Vec::new();
+    let mut constrained = false;
+    if let Some(values) = &values {
+        constrained = true;
+        refused(json!("not-a-listed-value"), "outside `enum`");
+        for value in values.iter().filter(|v| !v.is_null()) {
+            taken.push((value.clone(), "listed in `enum`".to_owned()));
+        }
+    } else if kind == "string" {
+        let pattern = schema["pattern"].as_str().map(|p| {
+            regex::Regex::new(p).unwrap_or_else(|err| panic!("{}: {p}: {err}", field.name))
+        });
+        let min = schema["minLength"].as_u64().map(|n| n as usize);
+        let max = schema["maxLength"].as_u64().map(|n| n as usize);
+        let format = schema["format"].as_str().filter(|f| *f != "password");
+        constrained = min.is_some() || max.is_some() || pattern.is_some() || format.is_some();
+        let fits = |text: &str| {
+            let n = text.chars().count();
+            min.is_none_or(|min| n >= min) && max.is_none_or(|max| n <= max)
+        };
+        if let Some(max) = max {
+            refused(json!("a".repeat(max + 1)), "over `maxLength`");
+            if format.is_none() {
+                if let Some(text) = filler(max, pattern.as_ref()) {
+                    taken.push((json!(text), "at `maxLength`".to_owned()));
+                }
+            }
+        }
+        if let Some(min) = min.filter(|min| *min > 0) {
+            refused(json!("a".repeat(min - 1)), "under `minLength`");
+            if format.is_none() {
+                if let Some(text) = filler(min, pattern.as_ref()) {
+                    taken.push((json!(text), "at `minLength`".to_owned()));
+                }
+            }
+        }
+        if let Some(re) = &pattern {
+            let blank = " ".repeat(min.unwrap_or(1).max(1));
+            let candidates = [
+                "nope", "a b", "A", "-", "é", "1a", "a.b", "ftp://x", " ", &blank, "",
+            ];
+            let violating = candidates
+                .into_iter()
+                .find(|text| fits(text) && !re.is_match(text));
+            if let Some(text) = violating {
+                refused(json!(text), "against `pattern`");
+            }
+        }
+        if format.is_some() {
+            refused(json!("nope"), "against `format`");
+        }
+        if let Some(not) = schema.get("not") {
+            for value in not["enum"].as_array().into_iter().flatten() {
+                refused(value.clone(), "listed in `not`");
+            }
+            if let Some(prefix) = not["pattern"].as_str().and_then(|p| p.strip_prefix('^')) {
+                let text = format!("{prefix}X");
+                if pattern.as_ref().is_none_or(|re| re.is_match(&text)) {
+                    refused(json!(text), "against `not.pattern`");
+                }
+            }
+        }
+        if !constrained {
+            for text in ["", " ", "é", &"x".repeat(5000)] {
+                taken.push((json!(text), "no stated rule".to_owned()));
+            }
+        }
+    } else if kind == "integer" {
+        let min = schema["minimum"].as_i64();
+        let max = schema["maximum"].as_i64();
+        constrained = min.is_some() || max.is_some();
+        if let Some(min) = min {
+            refused(json!(min - 1), "under `minimum`");
+            taken.push((json!(min), "at `minimum`".to_owned()));
+        }
+        if let Some(max) = max {
+            refused(json!(max + 1), "over `maximum`");
+            taken.push((json!(max), "at `maximum`".to_owned()));
+        }
+        if !constrained {
+            for number in [-1_i64, 0, 1_000_000_000_000_000] {
+                taken.push((json!(number), "no stated rule".to_owned()));
+            }
+        }
+    } else if kind == "array" {
+        let min = schema["minItems"].as_u64().map(|n| n as usize);
+        let max = schema["maxItems"].as_u64().map(|n| n as usize);
+        let first = field
+            .baseline
+            .as_ref()
+            .and_then(|items| items.as_array())
+            .and_then(|items| items.first())
+            .cloned();
+        if let Some(first) = first {
+            let copies = |n: usize| Value::Array(vec![first.clone(); n]);
+            if let Some(max) = max {
+                refused(copies(max + 1), "over `maxItems`");
+                taken.push((copies(max), "at `maxItems`".to_owned()));
+            }
+            if let Some(min) = min.filter(|min| *min > 0) {
+                refused(copies(min - 1), "under `minItems`");
+                taken.push((copies(min), "at `minItems`".to_owned()));
+            }
+        }
+        if min.is_none_or(|min| min == 0) {
+            taken.push((json!([]), "no stated `minItems`".to_owned()));
+        }
+    } else if kind == "object" {
+        if let Some(max) = schema["x-max-bytes"].as_u64().map(|n| n as usize) {
+            // `{"k":"..."}` is 8 bytes around the text.
+            refused(json!({ "k": "a".repeat(max - 7) }), "over `x-max-bytes`");
+            taken.push((
+                json!({ "k": "a".repeat(max - 8) }),
+                "at `x-max-bytes`".to_owned(),
+            ));
+        } else if schema.get("properties").is_none() {
+            taken.push((json!({}), "no stated rule".to_owned()));
+        }
+    }
+    if field.nullable {
+        taken.push((Value::Null, "nullable".to_owned()));
+    }
+    out.extend(
+        taken
+            .into_iter()
+            .map(|(value, why)| (Change::Set(value), Expect::NotRefusedByName, why)),
+    );
+    out
+}
+
+/// Whether an error answer names `field`.
+fn names(reply: &Reply, field: &str, slot: &Slot) -> bool {
+    let Some(error) = reply.body["error"].as_str() else {
+        return false;
+    };
+    let leaf = field.rsplit(['.', ']']).next().unwrap_or(field);
+    let named = error.split("; ").any(|part| {
+        part.starts_with(&format!("{field}:")) || part.starts_with(&format!("{field} "))
+    }) || error.contains(&format!("missing field `{leaf}`"));
+    // Query strings that do not parse answer `invalid query: ...`, naming the value only.
+    named || (matches!(slot, Slot::Query(_)) && error.starts_with("invalid query"))
+}
+
+fn set_at(body: &mut Value, steps: &[Step], change: &Change) {
+    let (last, parents) = steps.split_last().expect("a field");
+    let mut here = body;
+    for step in parents {
+        here = match step {
+            Step::Key(key) => &mut here[key.as_str()],
+            Step::Index(index) => &mut here[*index],
+        };
+    }
+    match (last, change) {
+        (Step::Key(key), Change::Set(value)) => here[key.as_str()] = value.clone(),
+        (Step::Key(key), Change::Remove) => {
+            if let Some(object) = here.as_object_mut() {
+                object.remove(key);
+            }
+        }
+        (Step::Index(index), Change::Set(value)) => here[*index] = value.clone(),
+        (Step::Index(_), Change::Remove) => {}
+    }
+}
+
+/// Where `steps` leads in `body`, the container's parent steps.
+fn container<'a>(body: &'a mut Value, steps: &[Step]) -> &'a mut Value {
+    let mut here = body;
+    for step in steps {
+        here = match step {
+            Step::Key(key) => &mut here[key.as_str()],
+            Step::Index(index) => &mut here[*index],
+        };
+    }
+    here
+}
+
+async fn send(
+    app: &TestApp,
+    probe: &Probe,
+    slot: &Slot,
+    change: Option<&Change>,
+    body: Option<Value>,
+) -> Reply {
+    let mut segments = probe.segments.clone();
+    let mut query: Vec<(String, String)> = Vec::new();
+    match (slot, change) {
+        (Slot::Path(name), Some(Change::Set(value))) => {
+            for segment in &mut segments {
+                if segment.0 == name {
+                    segment.1 = value
+                        .as_str()
+                        .map_or_else(|| value.to_string(), str::to_owned);
+                }
+            }
+        }
+        (Slot::Query(name), Some(Change::Set(value))) if !value.is_null() => {
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_owned);
+            query.push((name.clone(), text));
+        }
+        _ => {}
+    }
+    let url = app.url(&probe.concrete(&segments));
+    let method = reqwest::Method::from_bytes(probe.method.to_uppercase().as_bytes()).unwrap();
+    let mut request = app.client.request(method, url).query(&query);
+    if let Some(token) = &probe.token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    Reply::read(request.send().await.expect("request")).await
+}
+
+/// Calls `probe`'s operation with every probe of every field the document describes; answers
+/// what went against the document.
+async fn probe_operation(app: &TestApp, doc: &Value, probe: &Probe) -> Vec<String> {
+    let operation = &doc["paths"][probe.path][probe.method];
+    assert!(
+        operation.is_object(),
+        "{} {} is not documented",
+        probe.method,
+        probe.path
+    );
+    let label = format!("{} {}", probe.method.to_uppercase(), probe.path);
+    let mut failures = Vec::new();
+
+    // The baseline is taken.
+    let baseline = send(
+        app,
+        probe,
+        &Slot::Query(String::new()),
+        None,
+        probe.body.clone(),
+    )
+    .await;
+    if baseline.status == 400 || baseline.status >= 500 {
+        let stateful = STATEFUL.iter().any(|(path, field, _)| {
+            *path == probe.path && names(&baseline, field, &Slot::Body(Vec::new()))
+        });
+        if !stateful {
+            failures.push(format!(
+                "{label}: the baseline is refused: {} {}",
+                baseline.status, baseline.text
+            ));
+            return failures;
+        }
+    }
+
+    let mut fields = Vec::new();
+    for parameter in operation["parameters"].as_array().into_iter().flatten() {
+        let name = parameter["name"].as_str().unwrap().to_owned();
+        let (schema, nullable) = resolve(doc, &parameter["schema"]);
+        let slot = match parameter["in"].as_str() {
+            Some("query") => Slot::Query(name.clone()),
+            Some("path") if schema.get("enum").is_some() => Slot::Path(name.clone()),
+            _ => continue,
+        };
+        fields.push(Field {
+            slot,
+            name,
+            schema,
+            nullable: nullable && parameter["in"] == "query",
+            baseline: None,
+        });
+    }
+    let body_schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+    if let Some(body) = &probe.body {
+        body_fields(doc, body_schema, body, &[], &mut fields);
+        // `required` fields, and `anyOf` lists of them, in every object the baseline holds.
+        let mut objects = vec![(Vec::new(), resolve(doc, body_schema).0)];
+        for field in &fields {
+            if let Slot::Body(steps) = &field.slot {
+                if field.schema.get("properties").is_some()
+                    && field.baseline.as_ref().is_some_and(Value::is_object)
+                {
+                    objects.push((steps.clone(), field.schema.clone()));
+                }
+                if let Some(Value::Array(items)) = &field.baseline {
+                    if items.first().is_some_and(Value::is_object) {
+                        let mut item = steps.clone();
+                        item.push(Step::Index(0));
+                        objects.push((item, resolve(doc, &field.schema["items"]).0));
+                    }
+                }
+            }
+        }
+        for (steps, schema) in objects {
+            for required in schema["required"].as_array().into_iter().flatten() {
+                let mut at = steps.clone();
+                at.push(Step::Key(required.as_str().unwrap().to_owned()));
+                let name = field_name(&at);
+                let mut changed = body.clone();
+                set_at(&mut changed, &at, &Change::Remove);
+                let reply = send(app, probe, &Slot::Body(at.clone()), None, Some(changed)).await;
+                if !(reply.status == 400 && names(&reply, &name, &Slot::Body(at))) {
+                    failures.push(format!(
+                        "{label} {name}: `required`, but a body without it answered {} {}",
+                        reply.status, reply.text
+                    ));
+                }
+            }
+            if let Some(alternatives) = schema["anyOf"].as_array() {
+                let mut changed = body.clone();
+                for alternative in alternatives {
+                    for key in alternative["required"].as_array().into_iter().flatten() {
+                        let mut at = steps.clone();
+                        at.push(Step::Key(key.as_str().unwrap().to_owned()));
+                        set_at(&mut changed, &at, &Change::Remove);
+                    }
+                }
+                let reply = send(app, probe, &Slot::Body(steps.clone()), None, Some(changed)).await;
+                if reply.status != 400 {
+                    failures.push(format!(
+                        "{label} {}: `anyOf` requires one of its fields, but a body with none answered {} {}",
+                        field_name(&steps), reply.status, reply.text
+                    ));
+                }
+            }
+        }
+    }
+
+    for field in &fields {
+        if STATEFUL
+            .iter()
+            .any(|(path, name, _)| *path == probe.path && *name == field.name)
+        {
+            continue;
+        }
+        let patch = probe
+            .with
+            .iter()
+            .find(|(name, _)| *name == field.name)
+            .map(|(_, patch)| patch.clone());
+        for (change, expect, why) in probes(field) {
+            let body = match (&field.slot, &probe.body) {
+                (Slot::Body(steps), Some(body)) => {
+                    let mut changed = body.clone();
+                    // Rules that hold only together: the other fields first (not for `null`).
+                    if let (Some(Value::Object(patch)), Change::Set(value)) = (&patch, &change) {
+                        if !value.is_null() {
+                            let parent = container(&mut changed, &steps[..steps.len() - 1]);
+                            for (key, value) in patch {
+                                parent[key.as_str()] = value.clone();
+                            }
+                        }
+                    }
+                    set_at(&mut changed, steps, &change);
+                    Some(changed)
+                }
+                (_, body) => body.clone(),
+            };
+            let reply = send(app, probe, &field.slot, Some(&change), body).await;
+            let named = reply.status == 400 && names(&reply, &field.name, &field.slot);
+            let ok = match expect {
+                Expect::Refused => {
+                    named || (matches!(field.slot, Slot::Path(_)) && reply.status == 404)
+                }
+                Expect::NotRefusedByName => !named && reply.status < 500,
+            };
+            if !ok {
+                let Change::Set(value) = &change else {
+                    continue;
+                };
+                let mut shown = value.to_string();
+                if shown.len() > 80 {
+                    shown = format!("{}... ({} bytes)", &shown[..60], shown.len());
+                }
+                let verdict = match expect {
+                    Expect::Refused => "the document refuses it, the server took it",
+                    Expect::NotRefusedByName if why == "no stated rule" => {
+                        "the server refused it, the document states no rule"
+                    }
+                    Expect::NotRefusedByName => "the document allows it, the server refused it",
+                };
+                failures.push(format!(
+                    "{label} {} = {shown} ({why}): {verdict}: {} {}",
+                    field.name, reply.status, reply.text
+                ));
+            }
+        }
+    }
+    failures
+}
+
+/// An event map reading an `orders` table into `payment` (with every part the schema has).
+fn orders_map() -> Value {
+    json!({
+        "table": "orders", "stage": "payment", "timestamp": "paid_at", "dedupe_key": "id",
+        "revenue": { "column": "amount" },
+        "filter": [{ "column": "status", "op": "eq", "value": "paid" }]
+    })
+}
+
+/// Database credentials on this machine (connecting only resolves the host).
+fn sql_credentials() -> Value {
+    json!({ "host": "127.0.0.1", "user": "probe", "database": "probe" })
+}
+
+async fn every_checked_rule_is_stated(backend: Backend) {
+    use base64::Engine;
+    let app = TestApp::spawn_with(backend, |config| {
+        let key = base64::engine::general_purpose::STANDARD.encode([7_u8; 32]);
+        config.secret_key = Some(payback_server::secret::Secret::new(key));
+        config.tracking_rate_limit_per_minute = 1_000_000;
+        config.tracking_key_rate_limit_per_minute = 1_000_000;
+        config.login_attempts_per_email = 1_000_000;
+    })
+    .await;
+    let doc = document(&app).await;
+
+    // Who calls: an owner with products, people whose sessions the probes may change, and an
+    // operator (the `*_env` names are theirs).
+    let owner = app.signup_verified("owner@probe.test").await;
+    for slug in ["shop", "edit-me", "db-b", "db-d"] {
+        app.create_product(&owner.token, slug).await;
+    }
+    let me = app.signup_verified("me@probe.test").await;
+    let roamer = app.signup_verified("roamer@probe.test").await;
+    let ops = app.signup_verified("ops@probe.test").await;
+    payback_server::operator::grant(&app.state, "ops@probe.test")
+        .await
+        .unwrap();
+    app.create_product(&ops.token, "db-a").await;
+    app.post(
+        "/products/db-a/connections/sql-a",
+        Some(&ops.token),
+        json!({ "credentials": sql_credentials(), "event_maps": [orders_map()], "status": "pending" }),
+    )
+    .await
+    .expect(200);
+    let write_key = app
+        .get("/products/shop/tracking-key", Some(&owner.token))
+        .await
+        .expect(200)["key"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let owner = Some(owner.token.as_str());
+    let event = json!({ "dedupe_id": "probe-1", "stage": "visit", "attribution": {} });
+    let resolve = json!({});
+    let mut probes = vec![
+        Probe::new("post", "/auth/signup", None)
+            .body(json!({ "email": "new@probe.test", "password": TEST_PASSWORD })),
+        Probe::new("post", "/auth/lead-prompt", None).body(json!({ "email": "lead@probe.test" })),
+        Probe::new("post", "/auth/agent-signup", None).body(json!({ "email": "agent@probe.test" })),
+        Probe::new("get", "/auth/claim", None),
+        Probe::new("post", "/auth/claim", None)
+            .body(json!({ "token": "not-a-claim-token", "password": TEST_PASSWORD })),
+        Probe::new("get", "/auth/verify", None),
+        Probe::new("post", "/auth/login", None)
+            .body(json!({ "email": "owner@probe.test", "password": TEST_PASSWORD })),
+        Probe::new("post", "/auth/me", Some(&me.token)).body(json!({ "name": "Probe" })),
+        Probe::new("get", "/auth/keys", owner),
+        Probe::new("post", "/auth/keys", owner).body(json!({ "name": "probe" })),
+        Probe::new("post", "/auth/accounts", Some(&roamer.token)).body(json!({ "name": "Side project" })),
+        Probe::new("post", "/auth/switch-account", Some(&roamer.token))
+            .body(json!({ "account_id": "no-such-account" })),
+        Probe::new("get", "/auth/invite", None),
+        Probe::new("post", "/auth/accept-invite", None).body(json!({ "token": "not-an-invite-token" })),
+        Probe::new("get", "/team", owner),
+        Probe::new("post", "/team/invites", owner).body(json!({ "email": "invitee@probe.test" })),
+        Probe::new("post", "/team/{id}/role", owner)
+            .at("id", "no-such-member")
+            .body(json!({ "member_role": "member" })),
+        Probe::new("get", "/portfolio", owner),
+        Probe::new("post", "/products", owner).body(json!({ "name": "Probe", "slug": "probe-new" })),
+        Probe::new("post", "/products/{slug}", owner)
+            .at("slug", "edit-me")
+            .body(json!({ "name": "Edited", "currency": "USD" })),
+        Probe::new("get", "/history", owner),
+        Probe::new("post", "/products/{slug}/events", owner)
+            .at("slug", "shop")
+            .body(json!({ "events": [event.clone()] })),
+        Probe::new("post", "/t/events", None).body(json!({ "key": write_key, "events": [event] })),
+        Probe::new("get", "/products/{slug}/conversions", owner).at("slug", "shop"),
+        Probe::new("post", "/products/{slug}/conversions", owner)
+            .at("slug", "shop")
+            .body(json!({ "key": "probe", "label": "Probe", "tier": "primary", "stage": "payment" }))
+            .with("fixed_value_cents", json!({ "value_mode": "fixed" })),
+        Probe::new("post", "/products/{slug}/funnel/definition", owner)
+            .at("slug", "shop")
+            .body(json!({ "steps": [{ "stage": "visit", "label": "Visit" }, { "stage": "payment", "label": "Paid" }] })),
+        Probe::new("get", "/queue", owner),
+        Probe::new("post", "/products/{slug}/proposals", owner)
+            .at("slug", "shop")
+            .body(json!({ "network": "google", "to_cents": 1000, "rationale": "It pays back within the month." })),
+        Probe::new("post", "/products/{slug}/policy", owner)
+            .at("slug", "shop")
+            .body(json!({ "adult_adjacent": false, "daily_caps": {} })),
+        Probe::new("post", "/policy", owner).body(json!({ "currency": "USD" })),
+        Probe::new("post", "/distribution", owner)
+            .body(json!({ "productSlug": "shop", "channel": "reddit", "kind": "post" })),
+        Probe::new("get", "/connections", owner),
+        Probe::new("post", "/products/{slug}/connections/payments", owner)
+            .at("slug", "shop")
+            .body(json!({ "api_key": "sk_test_probe0123456789" })),
+        // The `*_env` names are the environment path, which takes no credentials.
+        Probe::new("post", "/products/{slug}/connections/sql-a", Some(&ops.token))
+            .at("slug", "db-a")
+            .body(json!({ "credentials": sql_credentials(), "event_maps": [orders_map()], "status": "pending" }))
+            .with("host_env", json!({ "credentials": null }))
+            .with("port_env", json!({ "credentials": null }))
+            .with("user_env", json!({ "credentials": null }))
+            .with("password_env", json!({ "credentials": null }))
+            .with("database_env", json!({ "credentials": null })),
+        Probe::new("post", "/products/{slug}/connections/sql-b", owner)
+            .at("slug", "db-b")
+            .body(json!({ "credentials": sql_credentials(), "event_maps": [orders_map()], "status": "pending" })),
+        Probe::new("post", "/products/{slug}/connections/docdb", owner)
+            .at("slug", "db-d")
+            .body(json!({ "credentials": { "uri": "mongodb://127.0.0.1:27017/probe" }, "status": "pending" })),
+        Probe::new("post", "/products/{slug}/connections/{kind}/event-maps", Some(&ops.token))
+            .at("slug", "db-a")
+            .at("kind", "sql-a")
+            .body(json!({ "event_maps": [orders_map()], "status": "pending" })),
+        Probe::new("post", "/products/{slug}/connections/{kind}/suggest-mappings", Some(&ops.token))
+            .at("slug", "db-a")
+            .at("kind", "sql-a")
+            .body(json!({ "source": "preset" })),
+    ];
+    for id_path in [
+        "/queue/{id}/approve",
+        "/queue/{id}/reject",
+        "/queue/{id}/snooze",
+        "/queue/{id}/restore",
+    ] {
+        probes.push(
+            Probe::new("post", id_path, owner)
+                .at("id", "no-such-card")
+                .body(resolve.clone()),
+        );
+    }
+    for action in ["test", "sync", "disconnect"] {
+        let path = match action {
+            "test" => "/products/{slug}/connections/{kind}/test",
+            "sync" => "/products/{slug}/connections/{kind}/sync",
+            _ => "/products/{slug}/connections/{kind}/disconnect",
+        };
+        // A product without connections: every kind the path takes is looked up and not found.
+        probes.push(
+            Probe::new("post", path, owner)
+                .at("slug", "edit-me")
+                .at("kind", "payments"),
+        );
+    }
+    for path in [
+        "/products/{slug}/attribution",
+        "/products/{slug}/attribution/sales",
+        "/products/{slug}/attribution/ads",
+        "/products/{slug}/timeseries",
+        "/products/{slug}/funnel",
+        "/products/{slug}/funnel/series",
+        "/products/{slug}/conversions/report",
+        "/products/{slug}/spend",
+        "/products/{slug}/distribution",
+    ] {
+        probes.push(Probe::new("get", path, owner).at("slug", "shop"));
+    }
+
+    // Every operation with a body, a query or a checked path segment is probed.
+    let probed: BTreeSet<(String, String)> = probes
+        .iter()
+        .map(|p| (p.method.to_owned(), p.path.to_owned()))
+        .collect();
+    let unprobed: Vec<String> = operations(&doc)
+        .into_iter()
+        .filter(|(method, path, operation)| {
+            !needs_no_probe(operation) && !probed.contains(&(method.clone(), path.clone()))
+        })
+        .map(|(method, path, _)| format!("{method} {path}"))
+        .collect();
+    assert!(
+        unprobed.is_empty(),
+        "give these a baseline to probe: {unprobed:?}"
+    );
+
+    let mut failures = Vec::new();
+    for probe in &probes {
+        failures.extend(probe_operation(&app, &doc, probe).await);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} answers disagree with /openapi.json:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+per_backend!(every_checked_rule_is_stated);

@@ -3,7 +3,6 @@
 //! computed straight from the synthetic events and spend, and on hand-made edge cases, on both
 //! backends.
 
-
 use std::collections::{BTreeMap, HashMap};
 
 use payback_domain::span::Span;

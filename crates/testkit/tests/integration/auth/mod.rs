@@ -15,7 +15,6 @@
 //! - `edges`: edges across endpoints;
 //! - `rate_limits`: rate limits and the staff domain, on apps configured per test.
 
-
 use payback_domain::{Clock, DAY_MS, MINUTE_MS};
 use payback_testkit::{ReceivedMail, Reply, TEST_PASSWORD, TestApp, backend_tests, per_backend};
 use reqwest::Method;

@@ -7,7 +7,6 @@
 //! - `report_hand_made`: the report over hand-made events: names, channels, windows.
 //! - `oracle`: the report over synthetic datasets against an oracle computed from the events.
 
-
 use payback_domain::{Clock, DAY_MS, Timestamp};
 use payback_testkit::{TestApp, backend_tests};
 use serde_json::{Value, json};

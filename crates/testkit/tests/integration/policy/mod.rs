@@ -15,7 +15,6 @@
 //! - `ceiling`: the portfolio ceiling and currency on proposals and approvals, racing approvals;
 //! - `proposal_input`: proposal input rules answering 400 naming the field.
 
-
 use payback_testkit::{Reply, Session, TestApp, backend_tests};
 use serde_json::{Value, json};
 

@@ -7,7 +7,6 @@
 //! - `reads`: GET /products/{slug} and GET /portfolio;
 //! - `onboarding`: POST /products/{slug}/onboarding-complete.
 
-
 use std::collections::BTreeSet;
 
 use payback_testkit::{TestApp, backend_tests};

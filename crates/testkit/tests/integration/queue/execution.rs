@@ -3,20 +3,16 @@
 //! applying once, and an approval with no connector recorded as not applied.
 
 use payback_domain::policy::Network;
-use payback_server::services::execution::ExecutionOutcome;
-use payback_testkit::{Backend, RecordingExecutor};
+use payback_testkit::{Backend, RecordingBudgets};
 
 use super::*;
 
 async fn whole_promise(backend: Backend) {
-    let executor = RecordingExecutor::new(
-        Network::Google,
-        ExecutionOutcome::Applied {
-            detail: "budget 50.00 USD set on cmp-1".to_owned(),
-        },
-    );
-    let app = TestApp::spawn_with_executor(backend, executor.clone()).await;
+    let executor = RecordingBudgets::answering(RecordingBudgets::applied("cmp-1", 2_000, 5_000));
+    let app = TestApp::spawn_with_budgets(backend, Network::Google, executor.clone()).await;
     let (owner, key) = founder(&app).await;
+    app.connect_ad_network(&owner, "shop", Network::Google)
+        .await;
 
     let id = propose(&app, &key, proposal(5_000)).await;
     let cards = app.queue(&key).await;
@@ -66,12 +62,9 @@ async fn whole_promise(backend: Backend) {
         .expect(200);
     let calls = executor.calls();
     assert_eq!(calls.len(), 1);
-    assert_eq!(calls[0].card_id, id);
-    assert_eq!(calls[0].network, Network::Google);
     assert_eq!(calls[0].to_cents, 5_000);
-    assert_eq!(calls[0].from_cents, Some(2_000));
+    assert_eq!(calls[0].currency, "USD");
     assert_eq!(calls[0].campaign_id.as_deref(), Some("cmp-1"));
-    assert_eq!(calls[0].product_slug, "shop");
     assert!(app.queue(&owner.token).await.is_empty());
     assert_eq!(pending_cards(&app, &owner.token).await, 0);
     // Approving again finds no pending card, and the executor is not asked again.
@@ -105,8 +98,17 @@ async fn whole_promise(backend: Backend) {
             .iter()
             .all(|e| e["card_type"] == "proposal" && e["product_slug"] == "shop")
     );
-    assert_eq!(events[2]["payload"]["applied"], true);
-    assert_eq!(events[2]["payload"]["approved_by"], OWNER);
+    let applied = &events[2]["payload"];
+    assert_eq!(applied["applied"], true);
+    assert_eq!(applied["state"], "applied");
+    assert_eq!(applied["approved_by"], OWNER);
+    assert_eq!(applied["before_cents"], 2_000);
+    assert_eq!(applied["after_cents"], 5_000);
+    assert_eq!(applied["attempts"], 1);
+    assert_eq!(
+        applied["detail"],
+        "daily budget of campaign cmp-1 changed from 20.00 USD to 50.00 USD"
+    );
 
     // The approved budget now counts against the ceiling.
     let policy = app.get("/policy", Some(&key)).await.expect(200).clone();
@@ -125,7 +127,8 @@ async fn whole_promise_postgres() {
     whole_promise(Backend::Postgres).await;
 }
 
-/// With no executor for the network the card is approved and history says why nothing changed.
+/// With no connection that changes the network's budgets the card is approved and history says
+/// why nothing changed.
 async fn approval_without_connector_records_not_applied(app: TestApp) {
     let (owner, key) = founder(&app).await;
     let id = propose(&app, &key, proposal(5_000)).await;
@@ -151,14 +154,11 @@ async fn approval_without_connector_records_not_applied(app: TestApp) {
 }
 
 async fn concurrent_approvals_apply_once(backend: Backend) {
-    let executor = RecordingExecutor::new(
-        Network::Google,
-        ExecutionOutcome::Applied {
-            detail: "ok".to_owned(),
-        },
-    );
-    let app = TestApp::spawn_with_executor(backend, executor.clone()).await;
+    let executor = RecordingBudgets::answering(RecordingBudgets::applied("cmp-1", 2_000, 5_000));
+    let app = TestApp::spawn_with_budgets(backend, Network::Google, executor.clone()).await;
     let (owner, key) = founder(&app).await;
+    app.connect_ad_network(&owner, "shop", Network::Google)
+        .await;
     let id = propose(&app, &key, proposal(5_000)).await;
     // Six approvals in flight at once: exactly one wins.
     let mut tries = tokio::task::JoinSet::new();

@@ -5,6 +5,8 @@
 //!
 //! - `execution`: the whole promise end to end, approvals without a connector, and concurrent
 //!   approvals applying once.
+//! - `apply`: the durable apply job: retries with backoff, a crash between approval and apply,
+//!   refusals, and no request reaching the network before a human approves.
 //! - `transitions`: reject, snooze, expiry and restore with the injected clock, and the cards
 //!   set aside listed by status.
 //! - `access`: API keys never resolve, members resolve as themselves, other accounts' cards
@@ -12,10 +14,11 @@
 //! - `limits`: the queue's default and maximum `limit`, every list's maximum, and the size cap
 //!   on `rollback_if`.
 
-use payback_testkit::{Session, TestApp, backend_tests};
+use payback_testkit::{Session, TestApp, backend_tests, per_backend};
 use serde_json::{Value, json};
 
 mod access;
+mod apply;
 mod execution;
 mod limits;
 mod transitions;

@@ -127,9 +127,17 @@ async fn replace(
         last_day: last,
     };
     let mut tx = app.state.store.begin().await.unwrap();
-    spend::replace_account_days(&mut tx, product_id, "test", read, &rows, app.clock.now())
-        .await
-        .unwrap();
+    spend::replace_account_days(
+        &mut tx,
+        product_id,
+        "test",
+        read,
+        &rows,
+        &[],
+        app.clock.now(),
+    )
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
     ledger.replace(network, account, first, last, ads);
 }

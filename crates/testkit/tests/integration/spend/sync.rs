@@ -354,8 +354,8 @@ fn money(id: &str, at: &str, cents: i64) -> RevenueRow {
 }
 
 /// Every part of a batch lands where it belongs: events and revenue rows through ingestion
-/// (re-reads store them once), daily stage volumes replacing the days read; a batch with
-/// snapshots is refused by name, and nothing of it is written.
+/// (re-reads store them once), daily stage volumes replacing the days read; a batch with a
+/// snapshot of a metric no report reads is refused by name, and nothing of it is written.
 async fn a_batch_lands_every_part_and_refuses_what_has_no_store(backend: Backend) {
     let fake = FakeSource::new(ConnectionKind::AnalyticsA);
     let app = TestApp::spawn_with_source(backend, fake.clone()).await;
@@ -444,7 +444,8 @@ async fn a_batch_lands_every_part_and_refuses_what_has_no_store(backend: Backend
         ]
     );
 
-    // Snapshots have no table yet: the run fails naming them, and writes none of its batch.
+    // A snapshot of a metric no report reads: the run fails naming it, and writes none of its
+    // batch.
     app.clock.advance(DAY_MS + MINUTE_MS);
     fake.answer(move |window| SyncOutput {
         revenue: vec![money("ch_2", "2026-11-21T09:00:00Z", 7_000)],
@@ -461,7 +462,10 @@ async fn a_batch_lands_every_part_and_refuses_what_has_no_store(backend: Backend
     let failed = connection(&app, &session.token).await;
     assert_eq!(failed["status"], "error");
     let error = failed["last_error"].as_str().unwrap();
-    assert!(error.contains("snapshots: 1 read"), "{error}");
+    assert!(
+        error.contains("snapshot 2026-11-21 sessions ``: unknown metric"),
+        "{error}"
+    );
     assert_eq!(revenue(&app, &key).await, 2_000);
     assert_eq!(stage_volumes(&app, &product_id).await.len(), 2);
 }

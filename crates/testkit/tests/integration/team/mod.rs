@@ -12,7 +12,6 @@
 //! - `history`: what team writes leave in history;
 //! - `takeover`: what an invite link cannot do (the account-takeover attacks of issue 19).
 
-
 use payback_domain::MINUTE_MS;
 use payback_testkit::{Reply, Session, TEST_PASSWORD, TestApp, backend_tests};
 use serde_json::{Value, json};

@@ -1,0 +1,103 @@
+//! The words of snapshot metrics, once: what a source writes as a `Snapshot`'s `metric` (dated
+//! values that are not events: search clicks per query, AI visibility, followers) and how each
+//! report reads a day of it. A connector writes only these words (a sync naming another is
+//! refused, so nothing is stored that no report reads); a metric that a new source brings is
+//! one more row here.
+//!
+//! A snapshot is keyed by (product, source kind, day, metric, dimension); a re-read of the same
+//! key replaces its value. `dimension` says what the value is about, `''` for the whole
+//! property (the site, the page, the account).
+
+/// Clicks from a search engine's results to the site, per search query (dimension: the query).
+/// The queries partition the day: clicks the engine attributes to no query go under a dimension
+/// of their own (e.g. `(other)`), never a `''` total beside the queries, which would count twice.
+pub const SEARCH_CLICKS: &str = "search_clicks";
+/// Impressions of the site in a search engine's results, per search query; partitioned as
+/// [`SEARCH_CLICKS`].
+pub const SEARCH_IMPRESSIONS: &str = "search_impressions";
+/// The product's visibility in AI search answers, as the source scores it, at dimension `''`
+/// (other dimensions, e.g. one per prompt or engine, are details no total is made of).
+pub const AI_VISIBILITY: &str = "ai_visibility";
+/// Impressions of a social network's page or account that day, at dimension `''` (per-post
+/// values carry the post's id as dimension and are details).
+pub const SOCIAL_IMPRESSIONS: &str = "social_impressions";
+/// Engagements (reactions, comments, shares, clicks) of a social page that day, at `''`.
+pub const SOCIAL_ENGAGEMENT: &str = "social_engagement";
+/// Followers of a social page at the end of the day, at `''`.
+pub const SOCIAL_FOLLOWERS: &str = "social_followers";
+
+/// How a report makes one value of a day out of a metric's snapshots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DayValue {
+    /// The sum over every dimension and every source (the dimensions partition the day).
+    SumOfDimensions,
+    /// The sum over sources of the value at dimension `''` (one whole figure per network).
+    SumOfWholes,
+    /// The value at dimension `''`; the mean when several sources report one; none when none
+    /// does (no measurement is not a score of 0).
+    Whole,
+}
+
+/// One metric word and how a day of it is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotMetric {
+    pub word: &'static str,
+    pub day_value: DayValue,
+}
+
+/// Every metric a source may write. The timeseries reads each into its column of the same name.
+pub const METRICS: &[SnapshotMetric] = &[
+    SnapshotMetric {
+        word: SEARCH_CLICKS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: SEARCH_IMPRESSIONS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: AI_VISIBILITY,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: SOCIAL_IMPRESSIONS,
+        day_value: DayValue::SumOfWholes,
+    },
+    SnapshotMetric {
+        word: SOCIAL_ENGAGEMENT,
+        day_value: DayValue::SumOfWholes,
+    },
+    SnapshotMetric {
+        word: SOCIAL_FOLLOWERS,
+        day_value: DayValue::SumOfWholes,
+    },
+];
+
+/// The metric of `word`, if a source may write it.
+pub fn find(word: &str) -> Option<&'static SnapshotMetric> {
+    METRICS.iter().find(|metric| metric.word == word)
+}
+
+/// The words, for messages naming what is accepted.
+pub fn words() -> Vec<&'static str> {
+    METRICS.iter().map(|metric| metric.word).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_is_listed_once_and_found() {
+        let mut words = words();
+        assert_eq!(words.len(), 6);
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), METRICS.len());
+        for metric in METRICS {
+            assert_eq!(find(metric.word), Some(metric));
+        }
+        assert_eq!(find("sessions"), None);
+        assert_eq!(find(AI_VISIBILITY).unwrap().day_value, DayValue::Whole);
+    }
+}

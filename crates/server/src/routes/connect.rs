@@ -1,0 +1,241 @@
+//! The search-engine grant's connect flow (start, the provider's callback, status, select) and
+//! the search-ads account's URL suffix.
+
+use axum::extract::{Path, State};
+use axum::response::{Html, IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::routes::tags;
+use crate::services::searchco::{
+    self, CallbackOutcome, CallbackQuery, GrantClient, GrantStatus, Selection, Started,
+};
+use crate::services::url_suffix::{self, UrlSuffixReport, UrlSuffixWritten};
+use crate::state::AppState;
+use crate::views::found;
+
+/// The public callback the provider redirects the human to.
+pub fn public() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(callback))
+}
+
+/// Routes behind a bearer.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(start))
+        .routes(routes!(status))
+        .routes(routes!(select))
+        .merge(url_suffix_router())
+}
+
+/// A product slug, in characters (as products allow).
+const SLUG_MAX_CHARS: usize = 60;
+/// A state token, in characters (`start` answers 35).
+const STATE_MAX_CHARS: usize = 100;
+/// A chosen id or path, in characters.
+const CHOICE_MAX_CHARS: usize = 300;
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+#[serde(deny_unknown_fields)]
+pub struct StartRequest {
+    /// The product the connections will belong to.
+    #[garde(length(chars, min = 1, max = SLUG_MAX_CHARS))]
+    #[schema(min_length = 1, max_length = 60)]
+    product_slug: String,
+    /// Kinds this grant serves: `analytics_a`, `tagmgr`, `search_ads`, `search_console`; a kind
+    /// whose connector has not arrived yet is refused by name.
+    #[garde(length(min = 1, max = 4), inner(length(chars, max = 40)))]
+    #[schema(min_items = 1, max_items = 4)]
+    kinds: Vec<String>,
+    /// `dashboard` (the callback redirects into the dashboard), `cli`, `mcp` or `api`
+    /// (default; the callback shows a small page).
+    #[garde(skip)]
+    client: Option<GrantClient>,
+}
+
+/// Starts the search-engine grant: a single-use state (15 minutes) and the consent URL a human
+/// opens (offline access, PKCE, consent prompt, the scopes the chosen kinds need). 503 until the
+/// operator configured the OAuth client (`PAYBACK_SEARCHCO_CLIENT_ID`/`_SECRET`) and credential
+/// sealing (`PAYBACK_SECRET_KEY`).
+#[utoipa::path(post, path = "/connect/searchco/start", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    request_body = StartRequest,
+    responses((status = 200, body = Started), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn start(
+    State(state): State<AppState>,
+    caller: Caller,
+    ValidJson(body): ValidJson<StartRequest>,
+) -> ApiResult<Json<Started>> {
+    let client = body.client.unwrap_or_default();
+    let started = searchco::start(&state, &caller, &body.product_slug, &body.kinds, client).await?;
+    Ok(Json(started))
+}
+
+/// Where the provider sends the human after consent (public: the browser carries no Payback
+/// credential; the single-use state ties it to the flow). Exchanges the code, seals the refresh
+/// token, discovers the Google Ads accounts the grant reaches, then redirects into the
+/// dashboard (`client: dashboard`) or shows a small page. An expired, replayed or unknown
+/// state, refused consent or a failed exchange mark the flow `error` with the reason.
+#[utoipa::path(get, path = "/connect/searchco/callback", tag = tags::CONNECTIONS, params(CallbackQuery),
+    responses((status = 302, description = "to `{public}/#/p/{slug}/connections?searchco_state=...` for the dashboard"),
+        (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
+        (status = 400, description = "a page saying why it did not", content_type = "text/html")))]
+async fn callback(
+    State(state): State<AppState>,
+    Query(query): Query<CallbackQuery>,
+) -> ApiResult<Response> {
+    Ok(match searchco::callback(&state, query).await? {
+        CallbackOutcome::Redirect(location) => found(&location),
+        CallbackOutcome::Page { ok, message } => {
+            let status = if ok {
+                axum::http::StatusCode::OK
+            } else {
+                axum::http::StatusCode::BAD_REQUEST
+            };
+            (status, Html(page(ok, &message))).into_response()
+        }
+    })
+}
+
+/// The callback's page: the outcome in one sentence.
+fn page(ok: bool, message: &str) -> String {
+    let title = if ok { "Connected" } else { "Not connected" };
+    let escaped = message
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Payback: {title}</title></head>\
+         <body style=\"font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto\">\
+         <h1>{title}</h1><p>{escaped}</p></body></html>"
+    )
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StatusQuery {
+    /// The state `start` answered.
+    state: String,
+}
+
+/// The flow's state: `pending` until the human finished consent, then `complete` with the
+/// `options` to choose from (`ads_customers`), or `error` with the reason. Another account's
+/// state answers 404.
+#[utoipa::path(get, path = "/connect/searchco/status", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    params(StatusQuery),
+    responses((status = 200, body = GrantStatus), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn status(
+    State(state): State<AppState>,
+    caller: Caller,
+    Query(query): Query<StatusQuery>,
+) -> ApiResult<Json<GrantStatus>> {
+    if query.state.chars().count() > STATE_MAX_CHARS {
+        return Err(crate::error::ApiError::bad_request(format!(
+            "state: at most {STATE_MAX_CHARS} characters"
+        )));
+    }
+    Ok(Json(searchco::status(&state, &caller, &query.state).await?))
+}
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+#[serde(deny_unknown_fields)]
+pub struct SelectRequest {
+    /// The state `start` answered.
+    #[garde(length(chars, min = 1, max = STATE_MAX_CHARS))]
+    #[schema(min_length = 1, max_length = 100)]
+    state: String,
+    /// The Google Ads account to connect, dashes allowed (`123-456-7890`); optional when the
+    /// grant reaches exactly one account that runs campaigns. The manager login is taken from
+    /// the discovered list.
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    #[schema(min_length = 1, max_length = 300)]
+    ads_customer_id: Option<String>,
+    /// For `analytics_a` (not available yet).
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    #[schema(min_length = 1, max_length = 300)]
+    analytics_a_property_id: Option<String>,
+    /// For `tagmgr` (not available yet).
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    #[schema(min_length = 1, max_length = 300)]
+    tagmgr_container_path: Option<String>,
+    /// For `search_console` (not available yet).
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    #[schema(min_length = 1, max_length = 300)]
+    search_console_site_url: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Selected {
+    ok: bool,
+    /// The kinds now connected.
+    activated: Vec<String>,
+}
+
+/// Activates what the human chose from a complete grant, once: the `search_ads` connection for
+/// the chosen account (its first sync is due at once). 404 unknown or another account's state;
+/// 409 consent not complete, ended in an error, or already selected; 400 a choice the grant
+/// does not offer, or an account in another currency than the product's.
+#[utoipa::path(post, path = "/connect/searchco/select", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    request_body = SelectRequest,
+    responses((status = 200, body = Selected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn select(
+    State(state): State<AppState>,
+    caller: Caller,
+    ValidJson(body): ValidJson<SelectRequest>,
+) -> ApiResult<Json<Selected>> {
+    let selection = Selection {
+        ads_customer_id: body.ads_customer_id,
+        analytics_a_property_id: body.analytics_a_property_id,
+        tagmgr_container_path: body.tagmgr_container_path,
+        search_console_site_url: body.search_console_site_url,
+    };
+    let activated = searchco::select(&state, &caller, &body.state, selection).await?;
+    Ok(Json(Selected {
+        ok: true,
+        activated,
+    }))
+}
+
+/// The search-ads URL suffix routes.
+fn url_suffix_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(read_url_suffix, write_url_suffix))
+}
+
+/// The Google Ads account's final URL suffix, read live: whether it carries every tracking
+/// parameter Payback needs so paid clicks join spend at each level of the ads report (campaign
+/// `utm_campaign={campaignid}`, ad group `utm_id={adgroupid}`, keyword `utm_term={keyword}`, ad
+/// `utm_content={creative}`, with `utm_source=google&utm_medium=cpc`), what is `missing`, and the
+/// `proposed_suffix` (the account's own parameters kept, ours appended). A live read that is
+/// impossible answers 200 with `read_error`. 404 without a `search_ads` connection.
+#[utoipa::path(get, path = "/products/{slug}/connections/search-ads/url-suffix", tag = tags::CONNECTIONS,
+    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = UrlSuffixReport), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+async fn read_url_suffix(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<UrlSuffixReport>> {
+    Ok(Json(url_suffix::read(&state, &caller, &slug).await?))
+}
+
+/// Appends the missing tracking parameters to the account-level final URL suffix (this changes
+/// every ad's landing URL: only on this explicit call, audited as `search_ads.url_suffix` with
+/// before and after). A suffix already complete is left alone (`already_complete`). 404 without
+/// a `search_ads` connection; 409 while it is not usable; 502 when Google refuses the write.
+#[utoipa::path(post, path = "/products/{slug}/connections/search-ads/url-suffix", tag = tags::CONNECTIONS,
+    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
+    responses((status = 200, body = UrlSuffixWritten), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+async fn write_url_suffix(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(slug): Path<String>,
+) -> ApiResult<Json<UrlSuffixWritten>> {
+    Ok(Json(url_suffix::write(&state, &caller, &slug).await?))
+}

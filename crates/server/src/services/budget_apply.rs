@@ -1,0 +1,356 @@
+//! Applying approved budget changes on their ad network, durably. The approval writes the change
+//! (`budget_applications`) in its own transaction; the approving request then tries once, and
+//! the `apply_budgets` job picks up whatever is still due (after a crash, a lost lease, or a
+//! transient failure with backoff). A runner leases the row, so one change is asked of the
+//! network by one runner at a time; the network's writer reads the live budget first, so a
+//! retry after a lost answer finds the target set and records it as applied, never twice.
+//!
+//! The writer is the `BudgetWriter` of the product's connection whose kind row changes budgets
+//! on that network (the kind table says which), opened through the source registry with its
+//! credentials. Nothing here is reachable without a human approval: the queue service is the
+//! only writer of `budget_applications`.
+
+use payback_connectors::{BudgetChange, BudgetOutcome, Source};
+use payback_domain::actor::Via;
+use payback_domain::connection::ConnectionKind;
+use payback_domain::money::format_cents;
+use payback_domain::policy::Network;
+use payback_domain::{Actor, HOUR_MS, MINUTE_MS, Timestamp};
+use payback_store::budget_applications::{self as store, BudgetApplication, NewApplication};
+use payback_store::cards::{self, CardRow};
+use payback_store::products::{self as product_store, ProductRow};
+use payback_store::{AccountScope, Tx, Visibility, connections, policies};
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::services::audit;
+use crate::state::AppState;
+
+/// Long enough for a writer's read, mutate and read-back with the connectors' retries.
+const LEASE_MS: i64 = 5 * MINUTE_MS;
+/// Transient failures are retried this many times in all before the change is `failed`.
+pub const MAX_ATTEMPTS: i64 = 6;
+/// The first retry's wait; each further one doubles, at most an hour.
+const FIRST_BACKOFF_MS: i64 = 30 * SECOND_MS;
+const SECOND_MS: i64 = 1_000;
+/// Changes one job pass applies; the rest wait for the next minute.
+const PER_PASS: i64 = 20;
+
+/// The change a human approved, as the queue hands it over.
+#[derive(Debug, Clone)]
+pub struct ApprovedChange<'a> {
+    pub card: &'a CardRow,
+    pub product: &'a ProductRow,
+    pub network: Network,
+    pub campaign_id: Option<&'a str>,
+    pub from_cents: Option<i64>,
+    pub to_cents: i64,
+    pub approved_by: &'a Actor,
+}
+
+/// Writes the change in the approval's transaction and shows `applying` on the card.
+pub async fn enqueue(tx: &mut Tx, change: ApprovedChange<'_>, now: Timestamp) -> ApiResult<()> {
+    let new = NewApplication {
+        card_id: &change.card.id,
+        account_id: &change.product.account_id,
+        product_id: &change.product.id,
+        network: change.network.as_str(),
+        campaign_id: change.campaign_id,
+        from_cents: change.from_cents,
+        to_cents: change.to_cents,
+        currency: &change.product.currency,
+        approved_by: &change.approved_by.who,
+        approved_via: change.approved_by.via.as_str(),
+    };
+    store::insert(tx, new, now).await?;
+    let execution = json!({
+        "state": store::APPLYING,
+        "network": change.network,
+        "campaign_id": change.campaign_id,
+        "to_cents": change.to_cents,
+        "attempts": 0,
+    });
+    cards::set_execution(tx, &change.card.id, &execution).await?;
+    Ok(())
+}
+
+/// Applies every change that is due; the `apply_budgets` job.
+pub async fn apply_due(state: &AppState, now: Timestamp) -> ApiResult<String> {
+    let due = store::due(&state.store, now, PER_PASS).await?;
+    let mut settled = 0;
+    for card_id in &due {
+        if apply(state, card_id, now).await? {
+            settled += 1;
+        }
+    }
+    Ok(format!(
+        "{} budget change(s) due, {settled} tried",
+        due.len()
+    ))
+}
+
+/// Leases and tries the card's change once; false when it was not due or another runner holds
+/// it. The outcome is on the card, in history, and (applied) on the product's budget.
+pub async fn apply(state: &AppState, card_id: &str, now: Timestamp) -> ApiResult<bool> {
+    // A lease owner only needs to be unique per try: the row, not the process, is leased.
+    let runner = payback_store::new_id();
+    let runner = runner.as_str();
+    let Some(change) = store::lease(&state.store, card_id, runner, now, LEASE_MS).await? else {
+        return Ok(false);
+    };
+    let outcome = ask_network(state, &change).await?;
+    let done = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let card = cards::find(&state.store, &Visibility::AllAccounts, card_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a budget change without its card"))?;
+    let settled = match &outcome {
+        Settled::Retry { error } => {
+            let wait = backoff_ms(change.attempts);
+            let next = done.plus_millis(wait);
+            store::retry_later(&mut tx, card_id, runner, error, next, done).await?
+        }
+        final_outcome => {
+            let error = final_outcome.error();
+            store::finish(&mut tx, card_id, runner, final_outcome.state(), error, done).await?
+        }
+    };
+    if !settled {
+        // The lease ran out and another runner took the change over: its outcome stands.
+        return Ok(false);
+    }
+    if let Settled::Applied { .. } = outcome {
+        let network = Network::parse(&change.network)
+            .ok_or_else(|| ApiError::internal("a budget change on an unknown network"))?;
+        policies::set_budget(
+            &mut tx,
+            &change.product_id,
+            network,
+            change.to_cents,
+            card_id,
+            true,
+            done,
+        )
+        .await?;
+    }
+    let execution = outcome.execution(&change);
+    cards::set_execution(&mut tx, card_id, &execution).await?;
+    let recorder = Actor {
+        who: Actor::SYSTEM.to_owned(),
+        via: Via::parse(&change.approved_via).unwrap_or(Via::Job),
+    };
+    let mut payload = execution;
+    payload["approved_by"] = json!(change.approved_by);
+    audit::record_card(&mut tx, &recorder, &card, outcome.action(), payload, done).await?;
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// 30 s after the first failure, doubling, at most an hour.
+fn backoff_ms(attempts: i64) -> i64 {
+    let doublings = u32::try_from(attempts.saturating_sub(1).clamp(0, 7)).unwrap_or(7);
+    (FIRST_BACKOFF_MS << doublings).min(HOUR_MS)
+}
+
+/// Where a try left the change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Settled {
+    Applied {
+        campaign_id: String,
+        before_cents: i64,
+        after_cents: i64,
+    },
+    /// No connection can change budgets on this network for the product.
+    NotApplied {
+        reason: String,
+    },
+    Refused {
+        reason: String,
+    },
+    Failed {
+        error: String,
+    },
+    Retry {
+        error: String,
+    },
+}
+
+impl Settled {
+    fn state(&self) -> &'static str {
+        match self {
+            Settled::Applied { .. } => "applied",
+            Settled::NotApplied { .. } => "not_applied",
+            Settled::Refused { .. } => "refused",
+            Settled::Failed { .. } => "failed",
+            Settled::Retry { .. } => store::APPLYING,
+        }
+    }
+
+    fn error(&self) -> Option<&str> {
+        match self {
+            Settled::NotApplied { reason } | Settled::Refused { reason } => Some(reason),
+            Settled::Failed { error } | Settled::Retry { error } => Some(error),
+            Settled::Applied { .. } => None,
+        }
+    }
+
+    /// The history action recording this try.
+    fn action(&self) -> &'static str {
+        match self {
+            Settled::Applied { .. } => "spend.applied",
+            Settled::NotApplied { .. } | Settled::Refused { .. } => "spend.not_applied",
+            Settled::Failed { .. } => "spend.failed",
+            Settled::Retry { .. } => "spend.apply_retry",
+        }
+    }
+
+    /// What the card shows, and history records.
+    fn execution(&self, change: &BudgetApplication) -> Value {
+        let mut shown = json!({
+            "state": self.state(),
+            "applied": matches!(self, Settled::Applied { .. }),
+            "network": change.network,
+            "campaign_id": change.campaign_id,
+            "to_cents": change.to_cents,
+            "attempts": change.attempts,
+        });
+        match self {
+            Settled::Applied {
+                campaign_id,
+                before_cents,
+                after_cents,
+            } => {
+                shown["campaign_id"] = json!(campaign_id);
+                shown["before_cents"] = json!(before_cents);
+                shown["after_cents"] = json!(after_cents);
+                shown["detail"] = json!(format!(
+                    "daily budget of campaign {campaign_id} changed from {} to {}",
+                    format_cents(*before_cents, &change.currency),
+                    format_cents(*after_cents, &change.currency),
+                ));
+            }
+            Settled::NotApplied { reason } | Settled::Refused { reason } => {
+                shown["reason"] = json!(reason);
+            }
+            Settled::Failed { error } => shown["error"] = json!(error),
+            Settled::Retry { error } => {
+                shown["error"] = json!(error);
+                shown["next_attempt_in_seconds"] = json!(backoff_ms(change.attempts) / SECOND_MS);
+            }
+        }
+        shown
+    }
+}
+
+/// Opens the product's budget writer and asks it; every failure to get that far is an outcome
+/// too, so the card never waits silently.
+async fn ask_network(state: &AppState, change: &BudgetApplication) -> ApiResult<Settled> {
+    let scope = AccountScope::trusted(change.account_id.clone());
+    let product = product_store::find_by_id(&state.store, &scope, &change.product_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a budget change without its product"))?;
+    let Some(network) = Network::parse(&change.network) else {
+        return Err(ApiError::internal("a budget change on an unknown network"));
+    };
+    let source = match open_writer(state, &product, network).await {
+        Ok(Some(source)) => source,
+        Ok(None) => return Ok(not_connected(&product, network, change)),
+        Err(error) => {
+            return Ok(Settled::Failed {
+                error: format!(
+                    "the {} connection could not be opened: {error}",
+                    network.label()
+                ),
+            });
+        }
+    };
+    let Some(writer) = source.budgets() else {
+        return Ok(not_connected(&product, network, change));
+    };
+    let request = BudgetChange {
+        campaign_id: change.campaign_id.clone(),
+        to_cents: change.to_cents,
+        currency: change.currency.clone(),
+    };
+    Ok(match writer.apply_budget(&request).await {
+        Ok(BudgetOutcome::Applied {
+            campaign_id,
+            before_cents,
+            after_cents,
+        }) => Settled::Applied {
+            campaign_id,
+            before_cents,
+            after_cents,
+        },
+        Ok(BudgetOutcome::Refused { reason }) => Settled::Refused { reason },
+        Ok(BudgetOutcome::Failed { error, transient }) => {
+            if transient && change.attempts < MAX_ATTEMPTS {
+                Settled::Retry { error }
+            } else {
+                Settled::Failed { error }
+            }
+        }
+        Err(error) if change.attempts < MAX_ATTEMPTS && is_transient(&error) => Settled::Retry {
+            error: error.to_string(),
+        },
+        Err(error) => Settled::Failed {
+            error: error.to_string(),
+        },
+    })
+}
+
+fn is_transient(error: &payback_connectors::ConnectorError) -> bool {
+    use payback_connectors::ConnectorError as E;
+    matches!(error, E::RateLimited(_) | E::Unreachable(_))
+}
+
+fn not_connected(product: &ProductRow, network: Network, change: &BudgetApplication) -> Settled {
+    Settled::NotApplied {
+        reason: format!(
+            "no {} connection can change budgets for {} yet; set the daily budget to {} in {} by hand",
+            network.label(),
+            product.slug,
+            format_cents(change.to_cents, &change.currency),
+            network.label(),
+        ),
+    }
+}
+
+/// The product's connection whose kind changes budgets on `network`, opened; `None` when the
+/// product has none usable (missing, pending or disabled).
+async fn open_writer(
+    state: &AppState,
+    product: &ProductRow,
+    network: Network,
+) -> ApiResult<Option<Box<dyn Source>>> {
+    let writers = ConnectionKind::all().filter(|kind| {
+        kind.spec().changes_budgets && kind.spend().map(|s| s.network) == Some(network.as_str())
+    });
+    for kind in writers {
+        let Some(row) = connections::find(&state.store, &product.id, kind.as_str()).await? else {
+            continue;
+        };
+        if row.status == "pending" || row.status == "disabled" {
+            continue;
+        }
+        return state
+            .sources
+            .open(state, product, &row, kind)
+            .await
+            .map(Some);
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_doubling_to_an_hour() {
+        assert_eq!(backoff_ms(1), 30 * SECOND_MS);
+        assert_eq!(backoff_ms(2), 60 * SECOND_MS);
+        assert_eq!(backoff_ms(3), 120 * SECOND_MS);
+        assert_eq!(backoff_ms(20), HOUR_MS);
+    }
+}

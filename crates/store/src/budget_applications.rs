@@ -1,0 +1,152 @@
+//! Approved budget changes on their way to the ad network: written in the approval's
+//! transaction, leased by one runner at a time, finished once. The lease is a conditional
+//! UPDATE (the first runner wins, the others see zero rows), so two instances, or the approving
+//! request and the job, never ask the network about the same card at once.
+
+use payback_domain::Timestamp;
+
+use crate::error::StoreResult;
+use crate::{Db, Tx};
+
+/// Still to be applied (possibly after a transient failure).
+pub const APPLYING: &str = "applying";
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct BudgetApplication {
+    pub card_id: String,
+    pub account_id: String,
+    pub product_id: String,
+    pub network: String,
+    pub campaign_id: Option<String>,
+    pub from_cents: Option<i64>,
+    pub to_cents: i64,
+    pub currency: String,
+    pub approved_by: String,
+    pub approved_via: String,
+    pub state: String,
+    pub attempts: i64,
+    pub next_attempt_at: i64,
+    pub last_error: Option<String>,
+}
+
+/// What a human approved, to be applied.
+#[derive(Debug, Clone, Copy)]
+pub struct NewApplication<'a> {
+    pub card_id: &'a str,
+    pub account_id: &'a str,
+    pub product_id: &'a str,
+    pub network: &'a str,
+    pub campaign_id: Option<&'a str>,
+    pub from_cents: Option<i64>,
+    pub to_cents: i64,
+    pub currency: &'a str,
+    pub approved_by: &'a str,
+    pub approved_via: &'a str,
+}
+
+const COLUMNS: &str = "card_id, account_id, product_id, network, campaign_id, from_cents, to_cents, \
+     currency, approved_by, approved_via, state, attempts, next_attempt_at, last_error";
+
+/// Records the change in the approval's transaction, due at once.
+pub async fn insert(tx: &mut Tx, new: NewApplication<'_>, now: Timestamp) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO budget_applications (card_id, account_id, product_id, network, campaign_id, \
+         from_cents, to_cents, currency, approved_by, approved_via, state, attempts, next_attempt_at, \
+         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'applying', 0, $11, $11, $11)")
+        .bind(new.card_id)
+        .bind(new.account_id)
+        .bind(new.product_id)
+        .bind(new.network)
+        .bind(new.campaign_id)
+        .bind(new.from_cents)
+        .bind(new.to_cents)
+        .bind(new.currency)
+        .bind(new.approved_by)
+        .bind(new.approved_via)
+        .bind(now.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// Cards whose change is due now, oldest first.
+pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<String>> {
+    let ids: Vec<(String,)> = on_db!(db, pool => sqlx::query_as(
+        "SELECT card_id FROM budget_applications WHERE state = 'applying' AND next_attempt_at <= $1 \
+         AND (lease_until IS NULL OR lease_until <= $1) ORDER BY next_attempt_at, card_id LIMIT $2")
+        .bind(now.millis())
+        .bind(limit)
+        .fetch_all(pool)
+        .await)?;
+    Ok(ids.into_iter().map(|(id,)| id).collect())
+}
+
+/// Leases the card's change for `runner` until `now + lease_ms` when it is due and nobody
+/// holds it; `None` when another runner has it, it is not due, or it is finished.
+pub async fn lease(
+    db: &Db,
+    card_id: &str,
+    runner: &str,
+    now: Timestamp,
+    lease_ms: i64,
+) -> StoreResult<Option<BudgetApplication>> {
+    let sql = format!(
+        "UPDATE budget_applications SET lease_owner = $1, lease_until = $2, attempts = attempts + 1, \
+         updated_at = $3 WHERE card_id = $4 AND state = 'applying' AND next_attempt_at <= $3 \
+         AND (lease_until IS NULL OR lease_until <= $3) RETURNING {COLUMNS}"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(runner)
+        .bind(now.millis() + lease_ms)
+        .bind(now.millis())
+        .bind(card_id)
+        .fetch_optional(pool)
+        .await)?,
+    )
+}
+
+/// Ends the change in a final `state` (`applied`, `refused`, `failed`, `not_applied`), in the
+/// transaction that records the outcome; false when `runner` no longer holds the lease.
+pub async fn finish(
+    tx: &mut Tx,
+    card_id: &str,
+    runner: &str,
+    state: &str,
+    error: Option<&str>,
+    now: Timestamp,
+) -> StoreResult<bool> {
+    let changed = on_tx!(tx, conn => sqlx::query(
+        "UPDATE budget_applications SET state = $1, last_error = $2, lease_owner = NULL, \
+         lease_until = NULL, updated_at = $3 WHERE card_id = $4 AND lease_owner = $5")
+        .bind(state)
+        .bind(error)
+        .bind(now.millis())
+        .bind(card_id)
+        .bind(runner)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(changed == 1)
+}
+
+/// Hands the change back after a transient failure, due again at `next_attempt_at`.
+pub async fn retry_later(
+    tx: &mut Tx,
+    card_id: &str,
+    runner: &str,
+    error: &str,
+    next_attempt_at: Timestamp,
+    now: Timestamp,
+) -> StoreResult<bool> {
+    let changed = on_tx!(tx, conn => sqlx::query(
+        "UPDATE budget_applications SET last_error = $1, next_attempt_at = $2, lease_owner = NULL, \
+         lease_until = NULL, updated_at = $3 WHERE card_id = $4 AND lease_owner = $5")
+        .bind(error)
+        .bind(next_attempt_at.millis())
+        .bind(now.millis())
+        .bind(card_id)
+        .bind(runner)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(changed == 1)
+}

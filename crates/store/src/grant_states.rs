@@ -1,0 +1,155 @@
+//! The single-use states of a grant's connect flow. Each step is a conditional update on the
+//! state's status, so a replayed callback or a second `select` changes nothing.
+
+use payback_domain::Timestamp;
+
+use crate::error::StoreResult;
+use crate::{AccountScope, Db, Tx};
+
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct GrantState {
+    pub state: String,
+    pub provider: String,
+    pub account_id: String,
+    pub product_id: String,
+    pub kinds: String,
+    pub client: String,
+    pub started_by: String,
+    pub started_via: String,
+    pub pkce_verifier: String,
+    pub status: String,
+    pub error: Option<String>,
+    pub options: Option<String>,
+    pub results: Option<String>,
+    pub credential_id: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub callback_at: Option<i64>,
+    pub selected_at: Option<i64>,
+}
+
+const COLUMNS: &str = "state, provider, account_id, product_id, kinds, client, started_by, \
+     started_via, pkce_verifier, status, error, options, results, credential_id, created_at, \
+     expires_at, callback_at, selected_at";
+
+/// A started flow.
+#[derive(Debug, Clone, Copy)]
+pub struct NewGrantState<'a> {
+    pub state: &'a str,
+    pub provider: &'a str,
+    pub product_id: &'a str,
+    pub kinds: &'a str,
+    pub client: &'a str,
+    pub started_by: &'a str,
+    pub started_via: &'a str,
+    pub pkce_verifier: &'a str,
+    pub expires_at: Timestamp,
+}
+
+pub async fn insert(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    new: NewGrantState<'_>,
+    now: Timestamp,
+) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "INSERT INTO grant_states (state, provider, account_id, product_id, kinds, client, started_by, \
+         started_via, pkce_verifier, status, created_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11)")
+        .bind(new.state)
+        .bind(new.provider)
+        .bind(scope.account_id())
+        .bind(new.product_id)
+        .bind(new.kinds)
+        .bind(new.client)
+        .bind(new.started_by)
+        .bind(new.started_via)
+        .bind(new.pkce_verifier)
+        .bind(now.millis())
+        .bind(new.expires_at.millis())
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// The state as the provider's callback finds it: by its token alone (the human's browser
+/// carries no credential of ours).
+pub async fn find(db: &Db, provider: &str, state: &str) -> StoreResult<Option<GrantState>> {
+    let sql = format!("SELECT {COLUMNS} FROM grant_states WHERE state = $1 AND provider = $2");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(state)
+        .bind(provider)
+        .fetch_optional(pool)
+        .await)?,
+    )
+}
+
+/// The state as its account sees it; another account's answers `None`.
+pub async fn find_in(
+    db: &Db,
+    scope: &AccountScope,
+    provider: &str,
+    state: &str,
+) -> StoreResult<Option<GrantState>> {
+    Ok(find(db, provider, state)
+        .await?
+        .filter(|found| found.account_id == scope.account_id()))
+}
+
+/// Marks the callback as having happened, once: false when it already had (a replay).
+pub async fn claim_callback(db: &Db, state: &str, now: Timestamp) -> StoreResult<bool> {
+    let changed = on_db!(db, pool => sqlx::query(
+        "UPDATE grant_states SET callback_at = $1 WHERE state = $2 AND callback_at IS NULL AND status = 'pending'")
+        .bind(now.millis())
+        .bind(state)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(changed == 1)
+}
+
+/// The consent came back and the options were discovered.
+pub async fn complete(
+    tx: &mut Tx,
+    state: &str,
+    credential_id: &str,
+    options: &str,
+) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "UPDATE grant_states SET status = 'complete', credential_id = $1, options = $2 WHERE state = $3")
+        .bind(credential_id)
+        .bind(options)
+        .bind(state)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// The flow ended without a grant; `error` says why in words a person understands.
+pub async fn fail(db: &Db, state: &str, error: &str) -> StoreResult<()> {
+    on_db!(db, pool => sqlx::query(
+        "UPDATE grant_states SET status = 'error', error = $1 WHERE state = $2 AND status = 'pending'")
+        .bind(error)
+        .bind(state)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}
+
+/// Marks the selection as made, once, with what it activated: false when it already was.
+pub async fn claim_selection(
+    tx: &mut Tx,
+    state: &str,
+    results: &str,
+    now: Timestamp,
+) -> StoreResult<bool> {
+    let changed = on_tx!(tx, conn => sqlx::query(
+        "UPDATE grant_states SET selected_at = $1, results = $2 WHERE state = $3 \
+         AND status = 'complete' AND selected_at IS NULL")
+        .bind(now.millis())
+        .bind(results)
+        .bind(state)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(changed == 1)
+}

@@ -1,0 +1,527 @@
+//! A loopback fake of Google's OAuth 2.0 provider and of the Google Ads API's REST interface,
+//! written from Google's public documentation alone, so tests prove a connector speaks the
+//! documented contract rather than one fake's habits.
+//!
+//! One server on `127.0.0.1:0` answers:
+//! - OAuth 2.0 for web server applications (`oauth.rs`): `GET /o/oauth2/v2/auth` (the consent
+//!   screen, played by a scripted human), `POST /token`, `POST /revoke`,
+//! - the Google Ads API (`ads.rs`) under any `/v{N}/` version: `customers:listAccessibleCustomers`,
+//!   `googleAds:search` (paged by a small page size), `googleAds:searchStream`,
+//!   `campaignBudgets:mutate`, `customers/{id}:mutate`, answering GAQL (`gaql.rs`) from the
+//!   accounts a test seeds (`state.rs`, which documents how the daily rows add up),
+//! - errors in Google's documented shapes (`errors.rs`).
+//!
+//! ```ignore
+//! let google = FakeGoogle::spawn().await;
+//! google.add_customer(CustomerSeed::new(1234567890, "Shop", "USD"));
+//! google.add_campaign(1234567890, CampaignSeed::new(11, "Brand", 50_000_000));
+//! // PAYBACK_SEARCH_ADS_API_URL = google.ads_base_url(), the auth/token/revoke URLs likewise.
+//! let location = google.authorize(&auth_url_the_app_built).await; // the human consents
+//! ```
+//!
+//! Every request is recorded ([`FakeGoogle::requests`]) before anything else happens to it, so a
+//! test can check what the connector sent, even for requests the fake refused.
+
+mod ads;
+mod errors;
+mod gaql;
+mod oauth;
+mod state;
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+
+pub use state::{
+    ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed, Day, Fail,
+    KeywordSeed, MatchType, Metrics, Status,
+};
+
+pub(crate) type Shared = Arc<Mutex<state::State>>;
+
+pub(crate) fn lock(shared: &Shared) -> MutexGuard<'_, state::State> {
+    shared
+        .lock()
+        .expect("the fake Google's state lock (a panicking test poisoned it)")
+}
+
+/// Who the fake is to the app: the OAuth client it knows and the developer token it accepts.
+#[derive(Debug, Clone)]
+pub struct FakeGoogleConfig {
+    pub client_id: String,
+    pub client_secret: String,
+    pub developer_token: String,
+    /// Rows per `googleAds:search` page and per `searchStream` batch (Google's is 10,000; small
+    /// here so paging is exercised).
+    pub page_size: usize,
+}
+
+impl Default for FakeGoogleConfig {
+    fn default() -> Self {
+        Self {
+            client_id: "payback-test.apps.googleusercontent.com".to_owned(),
+            client_secret: "GOCSPX-payback-test-secret".to_owned(),
+            developer_token: "payback-test-developer-token".to_owned(),
+            page_size: 3,
+        }
+    }
+}
+
+/// One request as the fake received it (header names lowercase).
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub path: String,
+    pub query: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl RecordedRequest {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let name = name.to_ascii_lowercase();
+        self.headers
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
+    /// The body as JSON (`Null` when it is not JSON).
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The body as form pairs, decoded.
+    pub fn form(&self) -> Vec<(String, String)> {
+        form_pairs(&self.body)
+    }
+
+    /// The query string as pairs, decoded.
+    pub fn query_pairs(&self) -> Vec<(String, String)> {
+        form_pairs(self.query.as_deref().unwrap_or(""))
+    }
+
+    /// The first value of `name` in the query string or, failing that, the form body.
+    pub fn param(&self, name: &str) -> Option<String> {
+        self.query_pairs()
+            .into_iter()
+            .chain(self.form())
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value)
+    }
+}
+
+/// What the consent screen showed instead of redirecting (a bad client, redirect URI or
+/// request).
+#[derive(Debug, Clone)]
+pub struct ConsentPage {
+    pub status: u16,
+    pub body: String,
+}
+
+/// Tokens as if the human had already consented with offline access.
+#[derive(Debug, Clone)]
+pub struct IssuedTokens {
+    pub access_token: String,
+    pub refresh_token: String,
+}
+
+/// The running fake; the server stops when this is dropped.
+pub struct FakeGoogle {
+    base: String,
+    config: FakeGoogleConfig,
+    shared: Shared,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl std::fmt::Debug for FakeGoogle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FakeGoogle")
+            .field("base", &self.base)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for FakeGoogle {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl FakeGoogle {
+    /// Starts the fake with the default client and developer token.
+    pub async fn spawn() -> Self {
+        Self::spawn_with(FakeGoogleConfig::default()).await
+    }
+
+    pub async fn spawn_with(config: FakeGoogleConfig) -> Self {
+        let mut state = state::State::new(
+            config.client_id.clone(),
+            config.client_secret.clone(),
+            config.developer_token.clone(),
+        );
+        state.page_size = config.page_size.max(1);
+        let shared: Shared = Arc::new(Mutex::new(state));
+        let app = Router::new()
+            .route("/o/oauth2/v2/auth", get(oauth::authorize))
+            .route("/token", post(oauth::token))
+            .route("/revoke", post(oauth::revoke))
+            .fallback(ads::dispatch)
+            .layer(middleware::from_fn_with_state(shared.clone(), observe))
+            .with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the fake Google on loopback");
+        let base = format!(
+            "http://{}",
+            listener.local_addr().expect("the fake Google's address")
+        );
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Self {
+            base,
+            config,
+            shared,
+            task,
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, state::State> {
+        lock(&self.shared)
+    }
+
+    // ---- where it listens ----------------------------------------------------------------
+
+    /// `http://127.0.0.1:PORT`: the OAuth endpoints' origin (Google's are
+    /// `accounts.google.com` and `oauth2.googleapis.com`; here one server).
+    pub fn oauth_base(&self) -> String {
+        self.base.clone()
+    }
+
+    /// The authorization endpoint (`https://accounts.google.com/o/oauth2/v2/auth`).
+    pub fn auth_url(&self) -> String {
+        format!("{}/o/oauth2/v2/auth", self.base)
+    }
+
+    /// The token endpoint (`https://oauth2.googleapis.com/token`).
+    pub fn token_url(&self) -> String {
+        format!("{}/token", self.base)
+    }
+
+    /// The revocation endpoint (`https://oauth2.googleapis.com/revoke`).
+    pub fn revoke_url(&self) -> String {
+        format!("{}/revoke", self.base)
+    }
+
+    /// The Ads API origin (`https://googleads.googleapis.com`), without a version: calls go to
+    /// `{ads_base_url}/v21/customers/...` (any `v{N}`).
+    pub fn ads_base_url(&self) -> String {
+        self.base.clone()
+    }
+
+    pub fn client_id(&self) -> &str {
+        &self.config.client_id
+    }
+
+    pub fn client_secret(&self) -> &str {
+        &self.config.client_secret
+    }
+
+    pub fn developer_token(&self) -> &str {
+        &self.config.developer_token
+    }
+
+    // ---- seeding --------------------------------------------------------------------------
+
+    pub fn add_customer(&self, seed: CustomerSeed) {
+        self.state().add_customer(seed);
+    }
+
+    /// Adds a campaign (and its budget) to `customer`.
+    pub fn add_campaign(&self, customer: i64, seed: CampaignSeed) {
+        self.state().add_campaign(customer, seed);
+    }
+
+    pub fn add_ad_group(&self, customer: i64, seed: AdGroupSeed) {
+        self.state().add_ad_group(customer, seed);
+    }
+
+    pub fn add_ad(&self, customer: i64, seed: AdSeed) {
+        self.state().add_ad(customer, seed);
+    }
+
+    pub fn add_keyword(&self, customer: i64, seed: KeywordSeed) {
+        self.state().add_keyword(customer, seed);
+    }
+
+    /// Sets one day's metrics of an ad, a keyword or a campaign's own spend (`day` is
+    /// `YYYY-MM-DD`); a later call for the same day and breakdown replaces the row, as Google
+    /// restates recent days. How the breakdowns add up is in `state.rs`: ad rows
+    /// make ad groups, campaigns and customers; campaign-only rows add to their campaign;
+    /// keyword rows are a second view of ad-group spend and add to nothing.
+    pub fn add_daily(&self, customer: i64, day: &str, at: Breakdown, metrics: Metrics) {
+        let day = Day::parse(day)
+            .unwrap_or_else(|| panic!("add_daily takes a YYYY-MM-DD day, not {day:?}"));
+        self.state().add_daily(customer, day, at, metrics);
+    }
+
+    /// The day `DURING` ranges count back from (default: today, UTC).
+    pub fn set_today(&self, day: &str) {
+        let day = Day::parse(day)
+            .unwrap_or_else(|| panic!("set_today takes a YYYY-MM-DD day, not {day:?}"));
+        self.state().today = Some(day);
+    }
+
+    pub fn set_page_size(&self, rows: usize) {
+        self.state().page_size = rows.max(1);
+    }
+
+    /// Leaves zero metric values out of rows, as proto3 JSON may (to prove a reader tolerates
+    /// absent metrics).
+    pub fn omit_zero_metrics(&self, omit: bool) {
+        self.state().omit_zero_metrics = omit;
+    }
+
+    // ---- the human and the provider ---------------------------------------------------------
+
+    /// The human cancels on the consent screen (`error=access_denied`).
+    pub fn set_human_refuses(&self, refuses: bool) {
+        self.state().oauth.human_refuses = refuses;
+    }
+
+    /// The human leaves only these of the requested scopes ticked (granular consent); an empty
+    /// list restores granting everything requested.
+    pub fn set_human_grants_only(&self, scopes: &[&str]) {
+        self.state().oauth.human_grants_only =
+            (!scopes.is_empty()).then(|| scopes.iter().map(|s| (*s).to_owned()).collect());
+    }
+
+    /// Registers an authorized redirect URI; once any is registered, the authorization endpoint
+    /// takes only exact matches (`redirect_uri_mismatch` otherwise).
+    pub fn register_redirect_uri(&self, uri: &str) {
+        self.state().oauth.redirect_uris.push(uri.to_owned());
+    }
+
+    /// The human removes the app's access from their Google account: every token stops working.
+    pub fn revoke_all(&self) {
+        let mut state = self.state();
+        let client_id = state.client_id.clone();
+        oauth::revoke_client(&mut state, &client_id);
+    }
+
+    /// Every access token issued so far expires (the refresh tokens keep working).
+    pub fn expire_access_tokens(&self) {
+        for access in self.state().oauth.access.values_mut() {
+            access.expired = true;
+        }
+    }
+
+    /// Tokens of an offline grant with the `adwords` scope, as if the human had consented (for
+    /// tests that start connected).
+    pub fn issue_tokens(&self) -> IssuedTokens {
+        let (access_token, refresh_token) =
+            oauth::issue_offline(&mut self.state(), vec![ADWORDS_SCOPE.to_owned()]);
+        IssuedTokens {
+            access_token,
+            refresh_token,
+        }
+    }
+
+    /// The next `times` requests whose path contains `path_contains` answer `fail` (in Google's
+    /// shape for that path: a `GoogleAdsFailure` on Ads API paths, an OAuth error on `/token`).
+    pub fn fail_next(&self, path_contains: &str, times: u32, fail: Fail) {
+        self.state().scheduled.push(state::Scheduled {
+            path_contains: path_contains.to_owned(),
+            remaining: times,
+            fail,
+        });
+    }
+
+    /// Plays the human on the consent screen: GETs `auth_url` (as the app built it) and returns
+    /// the `Location` it redirects to (`redirect_uri?state=..&code=..&scope=..`, or
+    /// `?state=..&error=access_denied` when the human refuses). Panics on an error page.
+    pub async fn authorize(&self, auth_url: &str) -> String {
+        match self.try_authorize(auth_url).await {
+            Ok(location) => location,
+            Err(page) => panic!(
+                "the consent screen showed an error ({}): {}",
+                page.status, page.body
+            ),
+        }
+    }
+
+    /// [`Self::authorize`], returning the error page instead of panicking on one.
+    pub async fn try_authorize(&self, auth_url: &str) -> Result<String, ConsentPage> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .expect("an HTTP client for the human");
+        let response = client
+            .get(auth_url)
+            .send()
+            .await
+            .expect("the consent screen answers");
+        let status = response.status();
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned);
+        match location {
+            Some(location) if status.is_redirection() => Ok(location),
+            _ => Err(ConsentPage {
+                status: status.as_u16(),
+                body: response.text().await.unwrap_or_default(),
+            }),
+        }
+    }
+
+    // ---- what happened --------------------------------------------------------------------
+
+    /// Every request received, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.state().log.clone()
+    }
+
+    /// The requests whose path contains `path_contains`.
+    pub fn requests_to(&self, path_contains: &str) -> Vec<RecordedRequest> {
+        self.state()
+            .log
+            .iter()
+            .filter(|r| r.path.contains(path_contains))
+            .cloned()
+            .collect()
+    }
+
+    /// The amount of the budget campaign `campaign` uses now.
+    pub fn budget_micros(&self, customer: i64, campaign: i64) -> Option<i64> {
+        let state = self.state();
+        let campaign = state.campaign(customer, campaign)?;
+        state
+            .budget(customer, campaign.budget)
+            .map(|b| b.amount_micros)
+    }
+
+    /// The id of the budget campaign `campaign` uses.
+    pub fn budget_id(&self, customer: i64, campaign: i64) -> Option<i64> {
+        self.state().campaign(customer, campaign).map(|c| c.budget)
+    }
+
+    pub fn final_url_suffix(&self, customer: i64) -> Option<String> {
+        self.state()
+            .customer(customer)
+            .and_then(|c| c.final_url_suffix.clone())
+    }
+
+    pub fn auto_tagging(&self, customer: i64) -> Option<bool> {
+        self.state().customer(customer).map(|c| c.auto_tagging)
+    }
+}
+
+/// Records every request, then answers a scheduled failure if one matches.
+async fn observe(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 16 * 1024 * 1024).await else {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "request body too large for the fake",
+        )
+            .into_response();
+    };
+    let path = parts.uri.path().to_owned();
+    let scheduled = {
+        let mut state = lock(&shared);
+        state.log.push(RecordedRequest {
+            method: parts.method.to_string(),
+            path: path.clone(),
+            query: parts.uri.query().map(str::to_owned),
+            headers: parts
+                .headers
+                .iter()
+                .map(|(name, value)| {
+                    (
+                        name.as_str().to_owned(),
+                        String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                    )
+                })
+                .collect(),
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        });
+        let found = state
+            .scheduled
+            .iter_mut()
+            .find(|s| s.remaining > 0 && path.contains(&s.path_contains));
+        let fail = found.map(|scheduled| {
+            scheduled.remaining -= 1;
+            scheduled.fail
+        });
+        state.scheduled.retain(|s| s.remaining > 0);
+        fail.map(|fail| (fail, state.mint("fakeReq")))
+    };
+    if let Some((fail, request_id)) = scheduled {
+        let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
+        return if ads::is_version(first) {
+            errors::scheduled_ads(fail, first, &request_id)
+        } else {
+            errors::scheduled_oauth(fail)
+        };
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// `application/x-www-form-urlencoded` pairs (also query strings), decoded.
+pub(crate) fn form_pairs(text: &str) -> Vec<(String, String)> {
+    text.split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(key), decode_component(value))
+        })
+        .collect()
+}
+
+fn decode_component(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b'%' if i + 3 <= bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(byte) => {
+                        out.push(byte);
+                        i += 3;
+                    }
+                    None => {
+                        out.push(b'%');
+                        i += 1;
+                    }
+                }
+            }
+            byte => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests;
