@@ -5,15 +5,20 @@
 //! insert rate of the same rows into the same database for comparison.
 //! `payback-bench reports --backend ...`: report latency on a product with 1M events, 100k
 //! identities, 10k revenue rows and two years of daily spend (`--identities`, `--revenue-rows`
-//! for other shapes).
+//! for other shapes), every report at each of `--windows` (default 7,30,90,365 days);
+//! `--keep` leaves the loaded database for a later run's `--reuse`.
 //! `payback-bench burst --backend ...`: accept events as fast as possible for a while, then time
 //! the first report read and follow the pending count until the fold has caught up.
+//! `payback-bench syncs --backend ... --connections 1000 --latency-ms 200 --instances 1|2`: the
+//! sync scheduler: that many due connections whose vendor (on loopback) answers after the
+//! latency, and the time until every one has run once.
 
 mod burst;
 mod dataset;
 mod ingest;
 mod reports;
 mod stats;
+mod syncs;
 mod target;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -74,6 +79,23 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         read_every: u64,
     },
+    /// The sync scheduler: due connections against a slow vendor, until each has run once.
+    Syncs {
+        #[arg(long, value_enum, default_value = "sqlite")]
+        backend: BackendChoice,
+        /// Due connections (one product each).
+        #[arg(long, default_value_t = 1_000)]
+        connections: usize,
+        /// Milliseconds the loopback vendor takes to answer each run's request.
+        #[arg(long, default_value_t = 200)]
+        latency_ms: u64,
+        /// Instances (each its own `AppState` and pools) sharing the one database.
+        #[arg(long, default_value_t = 1)]
+        instances: usize,
+        /// Each instance's `PAYBACK_SYNC_CONCURRENCY`; unset, the default.
+        #[arg(long)]
+        concurrency: Option<usize>,
+    },
     /// Report latency at scale.
     Reports {
         #[arg(long, value_enum, default_value = "sqlite")]
@@ -89,6 +111,18 @@ enum Command {
         /// Timed requests per endpoint.
         #[arg(long, default_value_t = 50)]
         runs: usize,
+        /// The windows (days) at which each windowed report is timed.
+        #[arg(long, value_delimiter = ',', default_value = "7,30,90,365")]
+        windows: Vec<i64>,
+        /// Leave the loaded database in place (printing its URL) for a later `--reuse`.
+        #[arg(long)]
+        keep: bool,
+        /// Time the reports on a database an earlier `--keep` run loaded, without loading.
+        #[arg(long)]
+        reuse: Option<String>,
+        /// Write each endpoint's last response body into this directory.
+        #[arg(long)]
+        bodies: Option<std::path::PathBuf>,
     },
 }
 
@@ -139,6 +173,21 @@ async fn main() -> anyhow::Result<()> {
             };
             burst::run(backend, plan).await
         }
+        Command::Syncs {
+            backend,
+            connections,
+            latency_ms,
+            instances,
+            concurrency,
+        } => {
+            let plan = syncs::Plan {
+                connections,
+                latency: std::time::Duration::from_millis(latency_ms),
+                instances,
+                concurrency,
+            };
+            syncs::run(backend, plan).await
+        }
         Command::Reports {
             backend,
             events,
@@ -146,6 +195,10 @@ async fn main() -> anyhow::Result<()> {
             revenue_rows,
             spend_days,
             runs,
+            windows,
+            keep,
+            reuse,
+            bodies,
         } => {
             let shape = dataset::Shape {
                 events,
@@ -153,7 +206,14 @@ async fn main() -> anyhow::Result<()> {
                 revenue_rows,
                 spend_days,
             };
-            reports::run(backend, shape, runs).await
+            let plan = reports::Plan {
+                runs,
+                windows,
+                keep,
+                reuse,
+                bodies,
+            };
+            reports::run(backend, shape, plan).await
         }
     }
 }

@@ -29,6 +29,7 @@ use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
 use crate::services::sources::SourceRegistry;
+use crate::services::sync::SyncSlots;
 use crate::state::AppState;
 
 /// Connects and migrates the database and builds the mailer.
@@ -55,6 +56,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         .await
         .map_err(|err| ApiError::Config(err.to_string()))?;
     let limiters = Limiters::from_config(&config)?;
+    let sync_slots = SyncSlots::new(config.sync_concurrency);
     Ok(AppState {
         ingest,
         store,
@@ -62,6 +64,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         clock,
         mailer,
         sources: SourceRegistry::built_in(),
+        sync_slots,
         credentials,
         passwords: Passwords::per_core(),
         http,

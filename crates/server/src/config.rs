@@ -47,6 +47,9 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// Seconds between passes of the background job loop; 0 runs no jobs in this instance.
     pub jobs_every_secs: u64,
+    /// Sync runs this instance runs at once (at least 1): each pass claims due connections into
+    /// the free ones, and a slow source holds only its own (`services::sync`).
+    pub sync_concurrency: usize,
     /// Milliseconds a report waits for its product's pending events to be folded before it
     /// answers from what is folded, saying how many are still pending
     /// (`X-Payback-Pending-Events`). Exports and checks that decide on the data always wait for
@@ -134,6 +137,9 @@ impl Default for Config {
             trusted_proxies: TrustedProxies::default(),
             max_body_bytes: 16 * 1024 * 1024,
             jobs_every_secs: 30,
+            // Runs mostly wait on vendors: eight at once cost little and serve hundreds of
+            // connections an hour even when each takes seconds.
+            sync_concurrency: 8,
             // A burst or a backfill can take minutes to fold; a dashboard answers within about
             // a second, and exactly whenever the fold keeps up (the usual case).
             read_wait_ms: 1_000,

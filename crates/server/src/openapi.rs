@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use payback_connectors::payments::{self, PaymentStage};
 use payback_domain::channel::UNATTRIBUTED;
-use payback_domain::connection::ConnectionKind;
+use payback_domain::connection::{ConnectionKind, ConnectionStatus};
+use payback_domain::event_map::FilterOp;
 use payback_domain::policy::MAX_DAILY_CENTS;
 use payback_domain::validation as input;
 use payback_domain::{Stage, card, event, event_map};
@@ -17,7 +18,7 @@ use serde_json::{Value, json};
 use utoipa::Modify;
 use utoipa::Number;
 use utoipa::openapi::schema::{
-    AdditionalProperties, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat, SchemaType,
+    AdditionalProperties, ArrayItems, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat, SchemaType,
     Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -25,8 +26,10 @@ use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
 
 use crate::extract::{ListLimit, Window, limits};
 use crate::routes;
+use crate::services::sources::SourceRegistry;
 use crate::services::{
-    attribution, conversions, database_env, databases as databases_service, funnel, ingest, signup,
+    attribution, conversions, database_env, databases as databases_service, funnel, ingest,
+    searchco, signup,
 };
 
 #[derive(utoipa::OpenApi)]
@@ -107,6 +110,8 @@ enum Rule {
     Range(i64, i64),
     /// `minimum` only.
     Min(i64),
+    /// `default`: what the server takes when the value is left out.
+    Default(Value),
     /// `enum`: the closed list of values (plus `null` where the type allows it).
     OneOf(Vec<String>),
     /// `minItems` (when above 0) and `maxItems`.
@@ -129,6 +134,11 @@ enum Rule {
     Requires(&'static str, &'static str),
     /// Any other JSON Schema keyword of an object (`if`/`then`/`else`).
     Keyword(&'static str, Value),
+    /// The value's whole schema, where its Rust type says too little (a `serde_json::Value`
+    /// the server reads as one of several types); the field's description stays.
+    Replace(Value),
+    /// The rules every item of an array meets.
+    Each(Vec<Rule>),
 }
 
 /// Where a rule goes.
@@ -181,11 +191,14 @@ fn at_most(max: usize) -> Vec<Rule> {
 }
 
 fn limit(limit: ListLimit) -> Vec<Rule> {
-    vec![Rule::Range(1, limit.max)]
+    vec![Rule::Range(1, limit.max), Rule::Default(json!(limit.default))]
 }
 
 fn days() -> Vec<Rule> {
-    vec![Rule::Range(1, Window::MAX_DAYS)]
+    vec![
+        Rule::Range(1, Window::MAX_DAYS),
+        Rule::Default(json!(Window::DEFAULT_DAYS)),
+    ]
 }
 
 fn kinds(keep: impl Fn(ConnectionKind) -> bool) -> Vec<Rule> {
@@ -196,6 +209,37 @@ fn kinds(keep: impl Fn(ConnectionKind) -> bool) -> Vec<Rule> {
     )]
 }
 
+/// A filter condition's `value`: a scalar, or for `in`/`not_in` a list of 1 to
+/// [`event_map::MAX_IN_VALUES`] scalars (`event_map::check_condition`).
+fn condition_value() -> Value {
+    let scalar = json!({"type": ["string", "number", "boolean"]});
+    json!({"oneOf": [
+        scalar,
+        {"type": "array", "items": scalar, "minItems": 1, "maxItems": event_map::MAX_IN_VALUES}
+    ]})
+}
+
+/// Which `value` each comparison takes: none for the null tests, a list for `in`/`not_in`, a
+/// scalar for the others (`event_map::check_condition`).
+fn condition_ops() -> Value {
+    let ops = |ops: &[FilterOp]| -> Vec<&str> { ops.iter().map(|op| op.as_str()).collect() };
+    let null_tests = ops(&[FilterOp::IsNull, FilterOp::NotNull]);
+    let lists = ops(&[FilterOp::In, FilterOp::NotIn]);
+    let scalars: Vec<&str> = FilterOp::ALL
+        .iter()
+        .map(|op| op.as_str())
+        .filter(|op| !null_tests.contains(op) && !lists.contains(op))
+        .collect();
+    json!([
+        {"if": {"properties": {"op": {"enum": null_tests}}},
+         "then": {"properties": {"value": {"type": "null"}}}},
+        {"if": {"properties": {"op": {"enum": lists}}},
+         "then": {"required": ["value"], "properties": {"value": {"type": "array"}}}},
+        {"if": {"properties": {"op": {"enum": scalars}}},
+         "then": {"required": ["value"], "properties": {"value": {"type": ["string", "number", "boolean"]}}}}
+    ])
+}
+
 /// A name an event map may quote (a table, schema, column or field).
 fn plain_name() -> Vec<Rule> {
     vec![Rule::Pattern(event_map::plain_name_pattern())]
@@ -204,7 +248,7 @@ fn plain_name() -> Vec<Rule> {
 /// Every rule the server checks of a request body, query or path, where the schema states it.
 fn rules() -> Vec<(At, Vec<Rule>)> {
     use At::{Field, Param, Schema};
-    use routes::{auth, connections, databases, distribution, history, queue, spend};
+    use routes::{auth, connect, connections, databases, distribution, history, queue, spend};
 
     let mut rules = vec![
         // Account access (`routes/auth.rs`, `services/signup.rs`, `sessions.rs`, `team.rs`,
@@ -567,8 +611,33 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             vec![Rule::Items(0, event_map::MAX_CONDITIONS)],
         ),
         (Field("Condition", "column"), plain_name()),
+        (Field("Condition", "value"), vec![Rule::Replace(condition_value())]),
+        (Schema("Condition"), vec![Rule::Keyword("allOf", condition_ops())]),
         (Field("RevenueColumn", "column"), plain_name()),
         (Field("RevenueColumn", "currency"), plain_name()),
+        // The search-engine grant (`routes/connect.rs`, `services/searchco.rs`).
+        (
+            Field("StartRequest", "product_slug"),
+            vec![Rule::Chars(1, connect::SLUG_MAX_CHARS)],
+        ),
+        (
+            Field("StartRequest", "kinds"),
+            vec![
+                Rule::Items(1, connect::KINDS_MAX),
+                Rule::Each(vec![
+                    Rule::Chars(0, connect::KIND_MAX_CHARS),
+                    // The grant's kinds that have a connector in this build.
+                    words(
+                        searchco::GRANT_KINDS
+                            .iter()
+                            .filter(|kind| SourceRegistry::built_in().reads(**kind))
+                            .map(|kind| kind.as_str()),
+                    ),
+                ]),
+            ],
+        ),
+        (Field("SelectRequest", "state"), vec![Rule::Chars(1, connect::STATE_MAX_CHARS)]),
+        (Param("/connect/searchco/status", "state"), at_most(connect::STATE_MAX_CHARS)),
         // Reads (`extract/query.rs`: `Window`, `limits`; `services/attribution.rs`,
         // `routes/history.rs`) and the kinds a connection path names (`domain/src/source_kind.rs`).
         (Param("/history", "days"), days()),
@@ -665,6 +734,33 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                     .iter()
                     .map(|status| status.as_str()),
             )],
+        ));
+    }
+    for body in ["SqlARequest", "DatabaseRequest", "EventMapsRequest"] {
+        // An active database connection needs maps to read.
+        rules.push((
+            Schema(body),
+            vec![
+                Rule::Keyword(
+                    "if",
+                    json!({
+                        "properties": {"status": {"const": ConnectionStatus::Active.as_str()}},
+                        "required": ["status"]
+                    }),
+                ),
+                Rule::Keyword("then", json!({"properties": {"event_maps": {"minItems": 1}}})),
+            ],
+        ));
+    }
+    for field in [
+        "ads_customer_id",
+        "analytics_a_property_id",
+        "tagmgr_container_path",
+        "search_console_site_url",
+    ] {
+        rules.push((
+            Field("SelectRequest", field),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ));
     }
     for field in [
@@ -764,6 +860,24 @@ fn constrain(
     rules: &[Rule],
     referenced: &BTreeMap<String, RefOr<Schema>>,
 ) -> bool {
+    if let Some((Rule::Replace(replacement), rest)) = rules.split_first() {
+        let description = match schema {
+            RefOr::T(Schema::Object(object)) => object.description.clone(),
+            _ => None,
+        };
+        let Ok(RefOr::T(mut replaced)) =
+            serde_json::from_value::<RefOr<Schema>>(replacement.clone())
+        else {
+            return false;
+        };
+        match &mut replaced {
+            Schema::Object(object) => object.description = description,
+            Schema::OneOf(one_of) => one_of.description = description,
+            _ => return false,
+        }
+        *schema = RefOr::T(replaced);
+        return rest.is_empty() || constrain(schema, rest, referenced);
+    }
     match schema {
         RefOr::Ref(reference) => {
             let name = reference
@@ -786,6 +900,10 @@ fn constrain(
                 array.max_items = Some(*max);
                 true
             }
+            Rule::Each(rules) => match &mut array.items {
+                ArrayItems::RefOrSchema(items) => constrain(items, rules, referenced),
+                ArrayItems::False => false,
+            },
             _ => false,
         }),
         RefOr::T(Schema::OneOf(one_of)) => {
@@ -831,6 +949,7 @@ fn apply_to_object(object: &mut Object, rule: &Rule) -> bool {
             object.maximum = Some(Number::from(*max));
         }
         Rule::Min(min) => object.minimum = Some(Number::from(*min)),
+        Rule::Default(value) => object.default = Some(value.clone()),
         Rule::OneOf(values) => {
             let mut values: Vec<Value> = values.iter().map(|v| json!(v)).collect();
             if allows_null(object) {
@@ -868,7 +987,7 @@ fn apply_to_object(object: &mut Object, rule: &Rule) -> bool {
             keyword(object, "dependentRequired", json!({ *field: [needs] }));
         }
         Rule::Keyword(name, value) => keyword(object, name, value.clone()),
-        Rule::Items(..) => return false,
+        Rule::Items(..) | Rule::Replace(_) | Rule::Each(_) => return false,
     }
     true
 }

@@ -12,6 +12,7 @@ use crate::mail::Mailer;
 use crate::rate_limit::Limiters;
 use crate::secrets::CredentialBox;
 use crate::services::sources::SourceRegistry;
+use crate::services::sync::SyncSlots;
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -24,6 +25,8 @@ pub struct AppState {
     /// The source kinds this process can read, each with how its connections are opened (an
     /// ad network's source also changes its budgets: `services::budget_apply`).
     pub sources: SourceRegistry,
+    /// This instance's sync runs under way, at most `sync_concurrency` (`services::sync`).
+    pub sync_slots: SyncSlots,
     /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
     pub credentials: Option<Arc<CredentialBox>>,
     /// Password hashing with a bound on concurrent hashes (public routes hash for anyone).

@@ -243,11 +243,17 @@ async fn lock_kind(tx: &mut Tx, product_id: &str, kind: &str) -> StoreResult<()>
     crate::locks::hold_until_commit(tx, &format!("connection:{product_id}:{kind}")).await
 }
 
-/// Connections due for a run at `now`, across accounts, most overdue first.
+/// Connections due for a run at `now` and not leased by a live run, across accounts: those
+/// whose last run succeeded (or that never ran) first, then those failing in a row, each most
+/// overdue first. A failing source (a dropped database timing out) is the likeliest to hold a
+/// slot for long, and it already waits out its backoff: new and healthy connections never queue
+/// behind it.
 pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<ConnectionRow>> {
     let sql = format!(
         "{SELECT} WHERE c.status IN ('active', 'error') AND (c.next_sync_at IS NULL OR c.next_sync_at <= $1) \
-         AND (c.syncing_since IS NULL OR c.syncing_since <= $2) ORDER BY c.next_sync_at, c.id LIMIT $3"
+         AND (c.syncing_since IS NULL OR c.syncing_since <= $2) \
+         ORDER BY CASE WHEN c.consecutive_failures > 0 THEN 1 ELSE 0 END, COALESCE(c.next_sync_at, 0), c.id \
+         LIMIT $3"
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))

@@ -4,9 +4,11 @@
 //! produces today.
 
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use payback_connectors::{
-    BudgetWriter, PageSink, Revocation, Source, SourceFuture, SyncOutput, SyncWindow,
+    BudgetWriter, ConnectorError, PageSink, Revocation, Source, SourceFuture, SyncOutput,
+    SyncWindow,
 };
 use payback_domain::Clock;
 use payback_domain::connection::ConnectionKind;
@@ -22,6 +24,14 @@ struct Script {
     answer: Option<Answer>,
     windows: Vec<SyncWindow>,
     disconnects: usize,
+    /// How long each read takes, and the error it ends with (`None`: it answers).
+    delay: Duration,
+    failure: Option<String>,
+    /// Reads under way now, the most there ever were at once, and each finished read's start
+    /// and end.
+    in_flight: usize,
+    most_in_flight: usize,
+    spans: Vec<(Instant, Instant)>,
 }
 
 /// Answers every read with what the test's closure makes of the window, and remembers each
@@ -63,6 +73,26 @@ impl FakeSource {
         self.script.lock().expect("script").windows.clone()
     }
 
+    /// Every read takes `delay` from now on (a slow vendor).
+    pub fn delay_reads(&self, delay: Duration) {
+        self.script.lock().expect("script").delay = delay;
+    }
+
+    /// Every read fails with `message` from now on (a vendor that cannot be reached).
+    pub fn fail_reads(&self, message: &str) {
+        self.script.lock().expect("script").failure = Some(message.to_owned());
+    }
+
+    /// The most reads that were under way at once.
+    pub fn most_in_flight(&self) -> usize {
+        self.script.lock().expect("script").most_in_flight
+    }
+
+    /// When each finished read started and ended, in the order they ended.
+    pub fn spans(&self) -> Vec<(Instant, Instant)> {
+        self.script.lock().expect("script").spans.clone()
+    }
+
     /// How many times a disconnect asked it to revoke its grant.
     pub fn disconnects(&self) -> usize {
         self.script.lock().expect("script").disconnects
@@ -80,14 +110,31 @@ impl Source for FakeSource {
         window: SyncWindow,
         _pages: &'a mut dyn PageSink,
     ) -> SourceFuture<'a, SyncOutput> {
+        let started = Instant::now();
         let mut script = self.script.lock().expect("script");
         script.windows.push(window);
+        script.in_flight += 1;
+        script.most_in_flight = script.most_in_flight.max(script.in_flight);
         let output = script
             .answer
             .as_mut()
             .map(|answer| answer(window))
             .unwrap_or_default();
-        Box::pin(async move { Ok(output) })
+        let (delay, failure) = (script.delay, script.failure.clone());
+        drop(script);
+        let shared = Arc::clone(&self.script);
+        Box::pin(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            let mut script = shared.lock().expect("script");
+            script.in_flight -= 1;
+            script.spans.push((started, Instant::now()));
+            match failure {
+                Some(message) => Err(ConnectorError::Unreachable(message)),
+                None => Ok(output),
+            }
+        })
     }
 
     fn disconnect(&self) -> SourceFuture<'_, Revocation> {

@@ -6,6 +6,11 @@
 //! Jobs only ever *raise* cards or apply what the clock decides (expiry, the end of a snooze);
 //! they never resolve a card, and change spend only as a human approved it (`apply_budgets`
 //! finishes what an approval wrote).
+//!
+//! Sync runs are not a leased job: every instance runs its own sync passes beside the jobs
+//! (`services::sync::run_due`), because each connection is leased on its own when a pass claims
+//! it. A lease on the whole pass would let one instance sync at a time, and hold every other
+//! job behind a slow source.
 
 mod alerts;
 mod cards;
@@ -33,20 +38,17 @@ pub enum Job {
     RaiseAlerts,
     /// Products whose gate date has come get a `gate_result` card.
     GateReviews,
-    /// Connections whose next run is due are synced (`services::sync`).
-    SyncConnections,
     /// Approved budget changes still due are applied on their network (`services::budget_apply`).
     ApplyBudgets,
 }
 
 impl Job {
-    pub const ALL: [Job; 7] = [
+    pub const ALL: [Job; 6] = [
         Job::ExpireCards,
         Job::WakeSnoozed,
         Job::WatchRollbacks,
         Job::RaiseAlerts,
         Job::GateReviews,
-        Job::SyncConnections,
         Job::ApplyBudgets,
     ];
 
@@ -57,7 +59,6 @@ impl Job {
             Job::WatchRollbacks => "watch_rollbacks",
             Job::RaiseAlerts => "raise_alerts",
             Job::GateReviews => "gate_reviews",
-            Job::SyncConnections => "sync_connections",
             Job::ApplyBudgets => "apply_budgets",
         }
     }
@@ -65,9 +66,7 @@ impl Job {
     /// How often the job runs when it succeeds.
     pub fn every_ms(self) -> i64 {
         match self {
-            Job::ExpireCards | Job::WakeSnoozed | Job::SyncConnections | Job::ApplyBudgets => {
-                MINUTE_MS
-            }
+            Job::ExpireCards | Job::WakeSnoozed | Job::ApplyBudgets => MINUTE_MS,
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
             Job::GateReviews => HOUR_MS,
         }
@@ -80,7 +79,6 @@ impl Job {
             Job::WatchRollbacks => rollbacks::watch(state, now).await,
             Job::RaiseAlerts => alerts::raise(state, now).await,
             Job::GateReviews => gates::review(state, now).await,
-            Job::SyncConnections => crate::services::sync::run_due(state, now).await,
             Job::ApplyBudgets => crate::services::budget_apply::apply_due(state, now).await,
         }
     }
@@ -105,8 +103,24 @@ pub struct JobReport {
     pub outcome: Result<String, String>,
 }
 
-/// Runs every job that is due and not leased by another runner. Returns what ran.
+/// Runs every job that is due and not leased by another runner, then this instance's sync pass
+/// (its runs booked when it returns, or left going after the pass's limit). Returns what ran of
+/// the leased jobs.
 pub async fn run_due(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>> {
+    let reports = run_leased(state, runner).await?;
+    sync_pass(state).await;
+    Ok(reports)
+}
+
+/// One sync pass of this instance; what it did goes to the log.
+async fn sync_pass(state: &AppState) {
+    match crate::services::sync::run_due(state, state.clock.now()).await {
+        Ok(done) => tracing::debug!(%done, "sync pass"),
+        Err(error) => tracing::warn!(%error, "sync pass failed"),
+    }
+}
+
+async fn run_leased(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>> {
     let mut reports = Vec::new();
     for job in Job::ALL {
         let now = state.clock.now();
@@ -131,16 +145,31 @@ pub async fn run_due(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>
     Ok(reports)
 }
 
-/// The loop `payback serve` runs: a pass every `every`, until the task is aborted.
+/// The loop `payback serve` runs: a pass of the leased jobs every `every`, and beside it a sync
+/// pass every `every` (a pass waiting on slow runs holds up no job), until the task is aborted.
 pub async fn run_forever(state: AppState, runner: String, every: Duration) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        if let Err(error) = run_due(&state, &runner).await {
-            tracing::error!(%error, "job pass failed");
+    let ticks = || {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tick
+    };
+    let jobs = async {
+        let mut tick = ticks();
+        loop {
+            tick.tick().await;
+            if let Err(error) = run_leased(&state, &runner).await {
+                tracing::error!(%error, "job pass failed");
+            }
         }
-    }
+    };
+    let syncs = async {
+        let mut tick = ticks();
+        loop {
+            tick.tick().await;
+            sync_pass(&state).await;
+        }
+    };
+    tokio::join!(jobs, syncs);
 }
 
 #[cfg(test)]

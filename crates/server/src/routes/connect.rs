@@ -33,23 +33,24 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// A product slug, in characters (as products allow).
-const SLUG_MAX_CHARS: usize = 60;
+pub const SLUG_MAX_CHARS: usize = payback_domain::validation::SLUG_MAX_CHARS;
 /// A state token, in characters (`start` answers 35).
-const STATE_MAX_CHARS: usize = 100;
+pub const STATE_MAX_CHARS: usize = 100;
 /// A chosen id or path, in characters.
-const CHOICE_MAX_CHARS: usize = 300;
+pub const CHOICE_MAX_CHARS: usize = 300;
+/// `kinds`: at most one of each of the grant's kinds, each word at most this long.
+pub const KINDS_MAX: usize = searchco::GRANT_KINDS.len();
+pub const KIND_MAX_CHARS: usize = 40;
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
 pub struct StartRequest {
     /// The product the connections will belong to.
     #[garde(length(chars, min = 1, max = SLUG_MAX_CHARS))]
-    #[schema(min_length = 1, max_length = 60)]
     product_slug: String,
     /// Kinds this grant serves: `analytics_a`, `tagmgr`, `search_ads`, `search_console`; a kind
     /// whose connector has not arrived yet is refused by name.
-    #[garde(length(min = 1, max = 4), inner(length(chars, max = 40)))]
-    #[schema(min_items = 1, max_items = 4)]
+    #[garde(length(min = 1, max = KINDS_MAX), inner(length(chars, max = KIND_MAX_CHARS)))]
     kinds: Vec<String>,
     /// `dashboard` (the callback redirects into the dashboard), `cli`, `mcp` or `api`
     /// (default; the callback shows a small page).
@@ -147,25 +148,20 @@ async fn status(
 pub struct SelectRequest {
     /// The state `start` answered.
     #[garde(length(chars, min = 1, max = STATE_MAX_CHARS))]
-    #[schema(min_length = 1, max_length = 100)]
     state: String,
     /// The Google Ads account to connect, dashes allowed (`123-456-7890`); optional when the
     /// grant reaches exactly one account that runs campaigns. The manager login is taken from
     /// the discovered list.
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
-    #[schema(min_length = 1, max_length = 300)]
     ads_customer_id: Option<String>,
     /// For `analytics_a` (not available yet).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
-    #[schema(min_length = 1, max_length = 300)]
     analytics_a_property_id: Option<String>,
     /// For `tagmgr` (not available yet).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
-    #[schema(min_length = 1, max_length = 300)]
     tagmgr_container_path: Option<String>,
     /// For `search_console` (not available yet).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
-    #[schema(min_length = 1, max_length = 300)]
     search_console_site_url: Option<String>,
 }
 

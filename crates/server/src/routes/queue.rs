@@ -72,25 +72,27 @@ async fn pending(
 /// `actor`, in characters.
 pub const ACTOR_MAX_CHARS: usize = 200;
 
-/// The body of every resolution; both fields optional, an empty body is fine.
+/// The body of every resolution; both fields optional, an empty body is fine. `snoozeHours` is
+/// spelt as the wire spells it, so validation errors name the field the caller sent.
 #[derive(Debug, Default, Deserialize, ToSchema, garde::Validate)]
 #[serde(default)]
+#[allow(non_snake_case)]
 pub struct ResolveRequest {
     /// Operators only: who resolved, as recorded in history. Ignored for everyone else, who is
     /// recorded as their own authenticated email.
     #[garde(inner(length(chars, min = 1, max = ACTOR_MAX_CHARS)))]
     actor: Option<String>,
     /// Hours a snooze lasts, 1-8784; default 24. Used by snooze only.
-    #[serde(rename = "snoozeHours", alias = "snooze_hours")]
+    #[serde(alias = "snooze_hours")]
     #[garde(custom(valid_snooze_hours))]
-    snooze_hours: Option<i64>,
+    snoozeHours: Option<i64>,
 }
 
-/// Named here rather than by garde's range rule, so the error names the wire field.
+/// The range, in words (garde names the field).
 fn valid_snooze_hours(hours: &Option<i64>, _: &()) -> garde::Result {
     match hours {
         Some(h) if !(1..=MAX_SNOOZE_HOURS).contains(h) => Err(garde::Error::new(format!(
-            "snoozeHours must be a whole number of hours from 1 to {MAX_SNOOZE_HOURS}"
+            "must be a whole number of hours from 1 to {MAX_SNOOZE_HOURS}"
         ))),
         _ => Ok(()),
     }
@@ -110,7 +112,7 @@ async fn resolve(
 ) -> ApiResult<Json<Resolved>> {
     let options = ResolveOptions {
         actor: body.actor,
-        snooze_hours: body.snooze_hours,
+        snooze_hours: body.snoozeHours,
     };
     queue::resolve(state, caller, id, resolution, options).await?;
     Ok(Json(Resolved { ok: true }))

@@ -28,7 +28,7 @@ pub const PROVIDER: &str = "searchco";
 /// How long a started flow waits for the human.
 const STATE_TTL_MS: i64 = 15 * MINUTE_MS;
 /// The kinds one search-engine grant may serve.
-const GRANT_KINDS: [ConnectionKind; 4] = [
+pub const GRANT_KINDS: [ConnectionKind; 4] = [
     ConnectionKind::AnalyticsA,
     ConnectionKind::Tagmgr,
     ConnectionKind::SearchAds,

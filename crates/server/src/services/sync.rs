@@ -3,33 +3,148 @@
 //! the backfill ladder says, writes the batch (`sync_batch`), and books the outcome: success
 //! deepens the backfill and schedules the next run at the kind's cadence; failure records the
 //! error and backs off. Nothing here depends on the kind beyond its row of the kind table.
+//!
+//! The scheduler: every instance runs passes ([`run_due`]); a pass claims due connections one
+//! by one into the instance's free [`SyncSlots`] (`PAYBACK_SYNC_CONCURRENCY`) and runs them side
+//! by side, starting the next due one whenever a run gives its slot back, so a slow or failing
+//! source holds one slot and nobody else. Instances sharing a database share the work the same
+//! way: whoever claims a connection runs it, and nobody else can until it is booked.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use payback_connectors::{ConnectorError, SyncWindow};
-use payback_domain::connection::{self, ConnectionKind};
-use payback_domain::{DAY_MS, Timestamp};
-use payback_store::AccountScope;
+use payback_domain::connection::{self, ConnectionKind, STALE_RUN_MS};
+use payback_domain::{DAY_MS, MINUTE_MS, Timestamp};
+use payback_store::{AccountScope, StoreError};
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
 use payback_store::products::{self, ProductRow};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::ingest::Source as IngestSource;
 use crate::services::sync_batch::{self, IngestSink};
 use crate::state::AppState;
 
-/// Runs started by one job pass at most; the rest wait for the next pass.
-const RUNS_PER_PASS: i64 = 5;
+/// This instance's sync runs under way: at most `PAYBACK_SYNC_CONCURRENCY` at once, whichever
+/// pass started them (a run a pass left going still holds its slot). "Sync now" starts its run
+/// outside them: one click, one run, and the connection's lease keeps it single.
+#[derive(Clone, Debug)]
+pub struct SyncSlots(Arc<Semaphore>);
 
-/// The job: every due connection this instance can claim, one after another.
+impl SyncSlots {
+    /// `concurrency` slots, at least one.
+    pub fn new(concurrency: usize) -> Self {
+        Self(Arc::new(Semaphore::new(concurrency.max(1))))
+    }
+
+    fn free(&self) -> usize {
+        self.0.available_permits()
+    }
+
+    fn take(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.0).try_acquire_owned().ok()
+    }
+}
+
+/// How long a pass starts runs and waits for them. Its runs still going then go on in the
+/// background, in their slots, and the pass returns; the next pass starts what is due.
+const PASS_LIMIT: Duration = Duration::from_secs(5 * 60);
+
+/// While its runs go on and nothing was due, a pass looks again this often: a connection that
+/// falls due meanwhile (a database just activated) waits for a slot, never for a slow run.
+const LOOK_AGAIN: Duration = Duration::from_secs(1);
+
+/// A run still going after this is stopped and booked as failed: its lease is dead at
+/// `STALE_RUN_MS`, when another pass may claim the connection again, and a run that never ends
+/// would keep its slot for good.
+const RUN_LIMIT_MS: i64 = STALE_RUN_MS - MINUTE_MS;
+
+/// One pass on this instance: every connection due at `now` (or later, by the clock, while the
+/// pass lasts) that this instance can claim is run, as many at once as it has free slots, most
+/// overdue first and healthy ones before failing ones (`store::connections::due`). Returns once
+/// its runs are booked (tests read what they wrote), or after [`PASS_LIMIT`], leaving runs still
+/// going to finish in the background.
 pub async fn run_due(state: &AppState, now: Timestamp) -> ApiResult<String> {
-    let due = store::due(&state.store, now, RUNS_PER_PASS).await?;
-    let mut ran = 0;
-    for row in due {
-        if store::claim(&state.store, &row.id, now).await? {
-            run_claimed(state, row).await;
-            ran += 1;
+    let deadline = Instant::now() + PASS_LIMIT;
+    let mut runs = JoinSet::new();
+    let mut started = 0;
+    let mut failure = None;
+    // Whether the last look found nothing due that this instance could start.
+    let mut drained = false;
+    loop {
+        let open = Instant::now() < deadline;
+        if open && failure.is_none() && !drained {
+            match start_due(state, now, &mut runs).await {
+                Ok((count, all)) => {
+                    started += count;
+                    drained = all;
+                }
+                Err(err) => failure = Some(err),
+            }
+        }
+        let done_starting = drained || failure.is_some() || !open;
+        if !open || (done_starting && runs.is_empty()) {
+            break;
+        }
+        tokio::select! {
+            Some(joined) = runs.join_next(), if !runs.is_empty() => {
+                if let Err(err) = joined {
+                    // Its lease dies by itself; the connection is run again after it.
+                    tracing::error!(error = %err, "a sync run panicked");
+                }
+                drained = false;
+            }
+            () = tokio::time::sleep(LOOK_AGAIN) => drained = false,
+            () = tokio::time::sleep_until(deadline) => {}
         }
     }
-    Ok(format!("{ran} sync runs"))
+    let going = runs.len();
+    // Runs still going keep their slots and book themselves.
+    runs.detach_all();
+    if let Some(err) = failure {
+        return Err(err.into());
+    }
+    Ok(match going {
+        0 => format!("{started} sync runs"),
+        going => format!("{started} sync runs, {going} still going"),
+    })
+}
+
+/// Claims due connections into the free slots and starts them; answers how many started and
+/// whether that was everything due (fewer were due than asked for, and a slot was left for each).
+async fn start_due(
+    state: &AppState,
+    now: Timestamp,
+    runs: &mut JoinSet<()>,
+) -> Result<(usize, bool), StoreError> {
+    let free = state.sync_slots.free();
+    if free == 0 {
+        return Ok((0, false));
+    }
+    // A few more than there are slots: another instance may claim some first.
+    let asked = free * 2;
+    let due_at = state.clock.now().max(now);
+    let rows = store::due(&state.store, due_at, i64::try_from(asked).unwrap_or(i64::MAX)).await?;
+    let all = rows.len() < asked;
+    let mut started = 0;
+    for row in rows {
+        let Some(slot) = state.sync_slots.take() else {
+            return Ok((started, false));
+        };
+        if !store::claim(&state.store, &row.id, due_at).await? {
+            continue;
+        }
+        let state = state.clone();
+        runs.spawn(async move {
+            let _slot = slot;
+            run_claimed(&state, row).await;
+        });
+        started += 1;
+    }
+    Ok((started, all))
 }
 
 /// Runs a sync whose lease the caller holds and books its outcome; never fails itself, so a
@@ -46,7 +161,16 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
         from: now.minus_millis(days * DAY_MS),
         to: now,
     };
-    match read_and_write(state, &row, kind, window).await {
+    let limit = Duration::from_millis(u64::try_from(RUN_LIMIT_MS).unwrap_or(0));
+    let read = tokio::time::timeout(limit, read_and_write(state, &row, kind, window))
+        .await
+        .unwrap_or_else(|_| {
+            Err(format!(
+                "stopped after {} minutes without finishing",
+                RUN_LIMIT_MS / MINUTE_MS
+            ))
+        });
+    match read {
         Ok(detail) => {
             tracing::info!(connection = %row.id, kind = %kind, days, %detail, "sync run done");
             let backfill_days = connection::backfill_after(row.backfill_days, days);

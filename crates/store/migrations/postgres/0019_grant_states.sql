@@ -21,7 +21,8 @@ CREATE TABLE grant_states (
     -- JSON: what the human may choose from (ad customers, ...), and what `select` activated.
     options        TEXT,
     results        TEXT,
-    credential_id  TEXT REFERENCES credentials (id),
+    -- The sealed refresh token until a connection owns it; a disconnect deleting it clears this.
+    credential_id  TEXT REFERENCES credentials (id) ON DELETE SET NULL,
     created_at     BIGINT NOT NULL,
     expires_at     BIGINT NOT NULL,
     -- The callback and `select` each happen once.

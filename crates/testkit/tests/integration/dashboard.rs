@@ -156,6 +156,205 @@ async fn connections_page_postgres() {
     connections_page(Backend::Postgres).await;
 }
 
+/// The Google Ads account `e2e/dashboard-search-ads.mjs` connects (`123-456-7890`), its search
+/// campaign (whose daily budget the approved proposal changes from $20 to $35) and the
+/// Performance Max campaign next to it.
+const E2E_ADS_CUSTOMER: i64 = 1_234_567_890;
+const E2E_ADS_SEARCH: i64 = 111;
+const E2E_ADS_PMAX: i64 = 222;
+/// The account's own suffix, which Payback keeps when it appends its parameters.
+const E2E_ADS_OWN_SUFFIX: &str = "ref=ads";
+
+/// The fake Google's accounts: the advertiser (USD, three ads under two ad groups, two keywords,
+/// a Performance Max campaign, spend on two recent days), a manager with a client (shown, not
+/// choosable) and an account in EUR (not choosable for a USD product). Answers the spend the
+/// dashboard must show, in cents: every seeded amount is whole cents, so no rounding is involved.
+fn e2e_google_seed(google: &payback_testkit::FakeGoogle) -> i64 {
+    use payback_testkit::fake_google::{
+        AdGroupSeed, AdSeed, Breakdown, CampaignSeed, CustomerSeed, Day, KeywordSeed, Metrics,
+    };
+    let customer = E2E_ADS_CUSTOMER;
+    google.add_customer(
+        CustomerSeed::new(customer, "Shop Ads", "USD").final_url_suffix(E2E_ADS_OWN_SUFFIX),
+    );
+    google.add_customer(CustomerSeed::manager_account(9_990_001_111, "Agency", "USD"));
+    google.add_customer(
+        CustomerSeed::new(5_550_002_222, "Client of agency", "USD").under(9_990_001_111),
+    );
+    google.add_customer(CustomerSeed::new(4_440_003_333, "Euro shop", "EUR"));
+    google.add_campaign(
+        customer,
+        CampaignSeed::new(E2E_ADS_SEARCH, "Search brand", 20_000_000),
+    );
+    google.add_campaign(
+        customer,
+        CampaignSeed::new(E2E_ADS_PMAX, "Everywhere", 30_000_000).performance_max(),
+    );
+    google.add_ad_group(customer, AdGroupSeed::new(11, E2E_ADS_SEARCH, "Exact"));
+    google.add_ad_group(customer, AdGroupSeed::new(12, E2E_ADS_SEARCH, "Broad"));
+    google.add_ad(customer, AdSeed::new(1_001, 11, "Ad one"));
+    google.add_ad(customer, AdSeed::new(1_002, 11, "Ad two"));
+    google.add_ad(customer, AdSeed::new(1_003, 12, "Ad three"));
+    google.add_keyword(customer, KeywordSeed::new(501, 11, "buy shop"));
+    google.add_keyword(customer, KeywordSeed::new(502, 12, "shop online"));
+    let ad = |ad_group, ad| Breakdown::Ad { ad_group, ad };
+    let keyword = |ad_group, criterion| Breakdown::Keyword {
+        ad_group,
+        criterion,
+    };
+    // (where, micros, impressions, clicks); keywords are a second view of their ad groups.
+    let rows = [
+        (ad(11, 1_001), 4_000_000, 100, 10),
+        (ad(11, 1_002), 1_500_000, 50, 5),
+        (ad(12, 1_003), 2_250_000, 80, 4),
+        (keyword(11, 501), 5_500_000, 150, 15),
+        (keyword(12, 502), 2_250_000, 80, 4),
+        (
+            Breakdown::CampaignOnly {
+                campaign: E2E_ADS_PMAX,
+            },
+            3_330_000,
+            900,
+            9,
+        ),
+    ];
+    let mut spend_micros = 0;
+    for days_ago in [1, 3] {
+        let day = Day::today().plus(-days_ago).to_string();
+        for (at, micros, impressions, clicks) in &rows {
+            google.add_daily(
+                customer,
+                &day,
+                *at,
+                Metrics::new(*micros, *impressions, *clicks),
+            );
+            if !matches!(at, Breakdown::Keyword { .. }) {
+                spend_micros += micros;
+            }
+        }
+    }
+    spend_micros / 10_000
+}
+
+/// Google Ads in the dashboard against the loopback Google fake: the person signs in, sees a
+/// first connect attempt end in words (its code exchange fails), connects Google Ads (the fake's
+/// consent page sends the browser back through the callback), picks the
+/// advertiser among the accounts the grant reaches, sees the card, writes the URL suffix after
+/// confirming, sees the spend of the first sync at every level of the ads report, and approves
+/// an agent's proposal (made here with an API key) to see it applied with before and after.
+/// The sync job runs here while the script does (it has no "Sync now"); afterwards the fake's
+/// budget is the approved amount in micros and its suffix the one written.
+async fn search_ads_page(backend: Backend) {
+    use payback_domain::connection::ConnectionKind;
+    use serde_json::json;
+
+    let google = payback_testkit::FakeGoogle::spawn().await;
+    let spend_cents = e2e_google_seed(&google);
+    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
+    let (client_id, client_secret) = (
+        google.client_id().to_owned(),
+        google.client_secret().to_owned(),
+    );
+    let (ads, developer_token) = (google.ads_base_url(), google.developer_token().to_owned());
+    let app = TestApp::spawn_custom(
+        backend,
+        move |config| {
+            let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
+            config.secret_key = Some(Secret::new(key));
+            config.searchco_client_id = Some(client_id);
+            config.searchco_client_secret = Some(Secret::new(client_secret));
+            config.searchco_auth_url = auth;
+            config.searchco_token_url = token;
+            config.searchco_revoke_url = revoke;
+            config.search_ads_developer_token = Some(Secret::new(developer_token));
+            config.api_urls.insert(ConnectionKind::SearchAds, ads);
+        },
+        |_| {},
+    )
+    .await;
+    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
+    // The browser stamps times with the wall clock, and the fake counts days from it.
+    app.clock.set(SystemClock.now());
+
+    let email = "google-ads@example.com";
+    let owner = app.signup_verified(email).await;
+    app.post(
+        "/products",
+        Some(&owner.token),
+        json!({ "name": "Google Shop", "slug": "google-shop", "currency": "USD" }),
+    )
+    .await
+    .expect(200);
+    let key = app.api_key(&owner).await;
+    let proposal = app
+        .post(
+            "/products/google-shop/proposals",
+            Some(&key),
+            json!({
+                "network": "google",
+                "campaign_id": E2E_ADS_SEARCH.to_string(),
+                "from_cents": 2_000,
+                "to_cents": 3_500,
+                "rationale": "Brand search pays back in a week and runs out of budget by noon.",
+            }),
+        )
+        .await
+        .expect(202)["proposal_id"]
+        .as_str()
+        .expect("proposal_id")
+        .to_owned();
+    assert!(
+        google.requests_to("campaignBudgets").is_empty(),
+        "nothing reaches the network before a person approves"
+    );
+    // The first consent's code exchange fails, so the page shows a grant ending in an error.
+    google.fail_next(
+        "/token",
+        1,
+        payback_testkit::fake_google::Fail::Unauthenticated,
+    );
+
+    let env = [
+        ("PAYBACK_E2E_EMAIL", email.to_owned()),
+        ("PAYBACK_E2E_SLUG", "google-shop".to_owned()),
+        ("PAYBACK_E2E_PROPOSAL", proposal),
+        ("PAYBACK_E2E_SPEND_CENTS", spend_cents.to_string()),
+    ];
+    // The job loop's sync pass, while the script runs (test apps run no jobs of their own).
+    let sync_job = async {
+        loop {
+            payback_server::services::sync::run_due(&app.state, app.clock.now())
+                .await
+                .expect("a sync pass");
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
+    };
+    tokio::select! {
+        () = run_browser_script_with_env(&app, "dashboard-search-ads", &env) => {}
+        () = sync_job => unreachable!("the sync loop never ends"),
+    }
+
+    assert_eq!(
+        google.budget_micros(E2E_ADS_CUSTOMER, E2E_ADS_SEARCH),
+        Some(35_000_000),
+        "the approved daily budget, in micros, on the campaign's budget"
+    );
+    assert_eq!(
+        google.budget_micros(E2E_ADS_CUSTOMER, E2E_ADS_PMAX),
+        Some(30_000_000),
+        "the other campaign's budget is untouched"
+    );
+    assert_eq!(
+        google.final_url_suffix(E2E_ADS_CUSTOMER).as_deref(),
+        Some(
+            "ref=ads&utm_source=google&utm_medium=cpc&utm_campaign={campaignid}&utm_id={adgroupid}&utm_term={keyword}&utm_content={creative}"
+        ),
+        "the account's own parameter kept, Payback's appended"
+    );
+}
+
+per_backend!(search_ads_page);
+
 /// A product page behind a backlog: with the fold held, the frame's banner shows the count the
 /// API reports; once the script has seen it the fold goes on, and the banner goes.
 async fn backlog_banner(backend: Backend) {

@@ -1,7 +1,8 @@
 // One connection of a product: what it is, how it is doing (status, last and next sync, how much
 // history it has read, a run in progress, the last error), and what can be done with it: test
-// the stored key, sync now, replace the key, disconnect. A database also shows its event maps
-// and opens their editor (at once while it is staged without any).
+// the stored key, sync now (for the kinds that allow it; the others say why not), replace the
+// key, disconnect. A database also shows its event maps and opens their editor (at once while it
+// is staged without any); Google Ads opens its URL suffix panel and can sign in to Google again.
 
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -14,8 +15,19 @@ import { isDatabaseKind } from './database-types';
 import { mapTitle } from './event-map-draft';
 import { EventMapEditor } from './event-map-editor';
 import { PaymentsForm } from './payments-form';
+import { GoogleAdsConnect } from './search-ads-connect';
+import { UrlSuffixPanel } from './url-suffix-panel';
 import type { Connection, Disconnected, PaymentStage, SyncStarted, TestOutcome } from './types';
-import { backfillWords, configLines, kindName, kindPath, mapCountWords, STATUS_WORDS, syncingWords } from './words';
+import {
+  backfillWords,
+  configLines,
+  kindName,
+  kindPath,
+  mapCountWords,
+  noSyncNowReason,
+  STATUS_WORDS,
+  syncingWords,
+} from './words';
 
 export function ConnectionCard({
   connection,
@@ -47,6 +59,10 @@ export function ConnectionCard({
   const maps = connection.event_maps ?? [];
   const [editing, setEditing] = useState(database !== null && maps.length === 0);
   const editorId = `${headingId}-maps`;
+  const searchAds = connection.kind === 'search_ads';
+  const noSyncNow = noSyncNowReason(connection.kind);
+  const [suffixOpen, setSuffixOpen] = useState(false);
+  const suffixId = `${headingId}-suffix`;
 
   return (
     <article class="connection-card" aria-labelledby={headingId} data-connection={connection.kind}>
@@ -109,22 +125,35 @@ export function ConnectionCard({
         >
           Test
         </button>
-        <button
-          type="button"
-          class="outline small"
-          aria-busy={sync.busy || connection.syncing}
-          disabled={sync.busy || connection.syncing || connection.status === 'disabled'}
-          onClick={async () => {
-            setStarted(null);
-            const answer = await sync.run();
-            if (answer) {
-              setStarted(answer);
-              onSyncStarted(connection);
-            }
-          }}
-        >
-          {connection.syncing ? 'Syncing…' : 'Sync now'}
-        </button>
+        {!noSyncNow && (
+          <button
+            type="button"
+            class="outline small"
+            aria-busy={sync.busy || connection.syncing}
+            disabled={sync.busy || connection.syncing || connection.status === 'disabled'}
+            onClick={async () => {
+              setStarted(null);
+              const answer = await sync.run();
+              if (answer) {
+                setStarted(answer);
+                onSyncStarted(connection);
+              }
+            }}
+          >
+            {connection.syncing ? 'Syncing…' : 'Sync now'}
+          </button>
+        )}
+        {searchAds && (
+          <button
+            type="button"
+            class="outline small"
+            aria-expanded={suffixOpen}
+            aria-controls={suffixId}
+            onClick={() => setSuffixOpen((open) => !open)}
+          >
+            {suffixOpen ? 'Close URL suffix' : 'URL suffix'}
+          </button>
+        )}
         {database && (
           <button
             type="button"
@@ -145,6 +174,12 @@ export function ConnectionCard({
                 Payback deletes the stored credentials and the event maps and stops reading the database. Everything
                 already read stays in your reports.
               </>
+            ) : searchAds ? (
+              <>
+                Payback stops reading this ad account and can no longer apply approved budgets to it. Unless another
+                connection uses the same Google sign-in, Payback revokes its access at Google and deletes the stored
+                token. Spend already read stays in your reports.
+              </>
             ) : (
               <>
                 Payback deletes the stored key and stops syncing. Everything already read (events, revenue, refunds)
@@ -161,6 +196,7 @@ export function ConnectionCard({
           }}
         />
       </div>
+      {noSyncNow && <p class="muted sync-note">{noSyncNow}</p>}
       {tested && (
         <p role="status" class={tested.ok ? 'trend-up' : 'error-note'}>
           {tested.ok ? 'Test passed' : 'Test failed'}: {tested.detail}
@@ -174,6 +210,13 @@ export function ConnectionCard({
       )}
       <ErrorNote error={sync.error} />
 
+      {searchAds && suffixOpen && <UrlSuffixPanel slug={connection.product_slug} id={suffixId} />}
+      {searchAds && (
+        <details class="replace-key">
+          <summary>Reconnect Google</summary>
+          <GoogleAdsConnect slug={connection.product_slug} reconnect />
+        </details>
+      )}
       {database && editing && (
         <div id={editorId}>
           <EventMapEditor connection={connection} kind={database} onSaved={onChanged} />

@@ -10,6 +10,6 @@ export const connectionsRoutes: Route[] = [
   { pattern: '/connections', render: () => h(AllConnectionsPage, {}) },
   {
     pattern: '/p/:slug/connections',
-    render: ({ params }) => h(ProductConnectionsPage, { key: params.slug, slug: params.slug }),
+    render: ({ params, query }) => h(ProductConnectionsPage, { key: params.slug, slug: params.slug, query }),
   },
 ];

@@ -49,3 +49,63 @@ export interface Disconnected {
 
 /** The stage successful charges are recorded as; the server's default is `payment`. */
 export type PaymentStage = 'converted' | 'payment';
+
+/** `POST /connect/searchco/start`: the single-use state and the consent page to open. */
+export interface GrantStarted {
+  state: string;
+  auth_url: string;
+  expires_at: string;
+}
+
+/** One Google Ads account the grant reaches (`options.ads_customers`). */
+export interface AdsCustomerOption {
+  /** Digits only. */
+  customer_id: string;
+  descriptive_name: string | null;
+  currency_code: string | null;
+  /** A manager account holds accounts, not campaigns: shown, never chosen. */
+  manager: boolean;
+  login_customer_id: string;
+  /** `ENABLED`, `CANCELED`, `SUSPENDED`, `CLOSED`, as Google reports it. */
+  status: string | null;
+}
+
+/** `GET /connect/searchco/status`. */
+export interface GrantStatus {
+  status: 'pending' | 'complete' | 'error';
+  product_slug: string;
+  error?: string | null;
+  options?: { ads_customers?: AdsCustomerOption[] } | null;
+  /** After select: `{activated: [kinds]}`. */
+  results?: { activated?: string[] } | null;
+}
+
+/** `POST /connect/searchco/select`. */
+export interface GrantSelected {
+  ok: boolean;
+  activated: string[];
+}
+
+/** `GET /products/{slug}/connections/search-ads/url-suffix`. */
+export interface UrlSuffixReport {
+  connected: boolean;
+  customer_id: string | null;
+  /** The account-level suffix as Google has it; null when none is set or it could not be read. */
+  final_url_suffix: string | null;
+  auto_tagging_enabled: boolean | null;
+  complete: boolean;
+  missing: string[];
+  proposed_suffix: string;
+  recommended_suffix: string;
+  deployed_at: string | null;
+  /** Why a live read was impossible; null when it succeeded. */
+  read_error: string | null;
+}
+
+/** `POST /products/{slug}/connections/search-ads/url-suffix`. */
+export interface UrlSuffixWritten {
+  ok: boolean;
+  suffix: string;
+  added: string[];
+  already_complete: boolean;
+}

@@ -1,6 +1,7 @@
 // Connections in words: kind names, status, backfill depth, the redacted config and a
 // database's event maps, so the product page and the all-products table say the same thing.
 
+import { when } from '../../format';
 import type { EventMap } from './database-types';
 import type { Connection, ConnectionStatus } from './types';
 
@@ -9,6 +10,7 @@ const KIND_NAMES: Record<string, string> = {
   sql_a: 'PostgreSQL database',
   sql_b: 'MySQL or MariaDB database',
   docdb: 'MongoDB database',
+  search_ads: 'Google Ads',
 };
 
 /** `payments` -> "Payments (Stripe)"; a kind this page does not know yet reads as its word. */
@@ -19,6 +21,24 @@ export function kindName(kind: string): string {
 /** The word the per-kind endpoints take in their path (`sql_a` -> `sql-a`). */
 export function kindPath(kind: string): string {
   return kind.replace(/_/g, '-');
+}
+
+/**
+ * Kinds the server syncs only on their own schedule (the kind table's sync-now column), with
+ * why, shown on the card in place of a "Sync now" button.
+ */
+const NO_SYNC_NOW: Record<string, string> = {
+  search_ads: 'Google Ads is read hourly on its own schedule (the last 7 days each time); it cannot be synced on demand.',
+};
+
+/** Why `kind` has no "Sync now", or null when it has one. */
+export function noSyncNowReason(kind: string): string | null {
+  return NO_SYNC_NOW[kind] ?? null;
+}
+
+/** Google Ads customer ids in Google's own spelling: `1234567890` -> `123-456-7890`. */
+export function customerIdWords(id: string): string {
+  return /^\d{10}$/.test(id) ? `${id.slice(0, 3)}-${id.slice(3, 6)}-${id.slice(6)}` : id;
 }
 
 export const STATUS_WORDS: Record<ConnectionStatus, string> = {
@@ -47,6 +67,7 @@ export function stageWords(stage: string): string {
  */
 export function configLines(config: Connection['config']): string[] {
   if (!config) return [];
+  if (config.grant === 'searchco') return grantLines(config);
   const lines: string[] = [];
   // What the key is (or where the database is) reads first, then the settings.
   const first = (name: string) => Number(name === 'key' || name === 'target');
@@ -59,6 +80,27 @@ export function configLines(config: Connection['config']): string[] {
     else if (name === 'env' && value && typeof value === 'object') lines.push(envWords(value as Record<string, unknown>));
     else lines.push(`${name.replace(/_/g, ' ')}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
+  return lines;
+}
+
+/**
+ * A connection made through the search-engine grant (Google Ads): the account and its name,
+ * the manager it is reached through, its currency, and when Payback last wrote its URL suffix.
+ */
+function grantLines(config: Record<string, unknown>): string[] {
+  const text = (name: string) => (typeof config[name] === 'string' && config[name] !== '' ? (config[name] as string) : null);
+  const lines: string[] = [];
+  const customer = text('customer_id');
+  const name = text('customer_name');
+  if (customer) lines.push(`account ${customerIdWords(customer)}${name ? ` (${name})` : ''}`);
+  else if (name) lines.push(`account ${name}`);
+  const login = text('login_customer_id');
+  if (login && login !== customer) lines.push(`through manager ${customerIdWords(login)}`);
+  const currency = text('currency');
+  if (currency) lines.push(`reports in ${currency}`);
+  lines.push('Google sign-in (token stored encrypted)');
+  const deployed = text('url_suffix_deployed_at');
+  if (deployed) lines.push(`URL suffix written by Payback on ${when(deployed)}`);
   return lines;
 }
 
@@ -100,8 +142,24 @@ export function syncingWords(connection: Connection): string {
 /** Sources the spec names that this server cannot connect yet (shown as text, no controls). */
 export const COMING_LATER: string[] = [
   'Web analytics and tag manager',
-  'Search ads and search console',
+  'Search console',
   'Social-network ads and pages',
   'Product analytics and session recordings',
   'SEO and AI-search visibility tools',
 ];
+
+/** What each tracking parameter of the Google Ads URL suffix gives the ads report. */
+const SUFFIX_PARAMETERS: Record<string, string> = {
+  utm_source: 'the network (google)',
+  utm_medium: 'that the click was paid (cpc)',
+  utm_campaign: 'the campaign',
+  utm_id: 'the ad group',
+  utm_term: 'the keyword',
+  utm_content: 'the ad',
+};
+
+/** `utm_term` -> "utm_term (the keyword)". */
+export function suffixParameterWords(name: string): string {
+  const what = SUFFIX_PARAMETERS[name];
+  return what ? `${name} (${what})` : name;
+}

@@ -1,20 +1,30 @@
 // The approval queue across products: every card waiting for a person, newest first, with the
-// resolutions on each, then the snoozed and expired cards that can be restored.
+// resolutions on each; then the latest approved cards with what applying their spend change came
+// to (read again every few seconds while one is still being applied); then the snoozed and
+// expired cards that can be restored.
 
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { setQuery } from '../../router';
 import type { Card, ProductRow } from '../../types';
 import { Page } from '../../ui/page';
 import { Await, Empty, ErrorNote, Loading } from '../../ui/states';
 import { useApi } from '../../ui/use-api';
+import { ApprovedList } from './approved-list';
 import { QueueCard } from './queue-card';
 import { SetAsideList } from './set-aside';
+import type { ApprovedCard } from './types';
+
+/** How many approved cards the page shows, the newest. */
+const APPROVED_SHOWN = 20;
+/** How often approved cards are read again while a change is still being applied. */
+const APPLYING_POLL_MS = 5_000;
 
 export function QueuePage({ query }: { query: URLSearchParams }) {
   const queue = useApi<Card[]>('/queue');
   const portfolio = useApi<ProductRow[]>('/portfolio');
   const snoozed = useApi<Card[]>('/queue?status=snoozed');
   const expired = useApi<Card[]>('/queue?status=expired');
+  const approved = useApi<ApprovedCard[]>(`/queue?status=approved&limit=${APPROVED_SHOWN}`);
   const productFilter = query.get('product') ?? '';
 
   const products = useMemo(
@@ -26,9 +36,18 @@ export function QueuePage({ query }: { query: URLSearchParams }) {
     queue.reload();
     snoozed.reload();
     expired.reload();
+    approved.reload();
     // Pending counts on the portfolio rows move with the queue.
     portfolio.reload();
   };
+
+  const applying = approved.data?.some((card) => card.execution?.state === 'applying') ?? false;
+  useEffect(() => {
+    // One timer per answer: the next read is scheduled once the previous one came back.
+    if (!applying || approved.loading) return;
+    const timer = window.setTimeout(approved.reload, APPLYING_POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [applying, approved.loading, approved.data, approved.reload]);
 
   const setAside = useMemo(() => [...(snoozed.data ?? []), ...(expired.data ?? [])], [snoozed.data, expired.data]);
 
@@ -80,6 +99,13 @@ export function QueuePage({ query }: { query: URLSearchParams }) {
           );
         }}
       </Await>
+      <ErrorNote error={approved.error} />
+      {approved.data && (
+        <ApprovedList
+          cards={productFilter ? approved.data.filter((card) => card.product_slug === productFilter) : approved.data}
+          products={products}
+        />
+      )}
       <ErrorNote error={snoozed.error ?? expired.error} />
       <SetAsideList
         cards={productFilter ? setAside.filter((card) => card.product_slug === productFilter) : setAside}

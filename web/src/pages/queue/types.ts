@@ -1,6 +1,8 @@
 // Shapes of the queue area's endpoints (spend, policy, distribution, history), as /openapi.json
 // describes them. The queue card itself is the shared `Card` in ../../types.
 
+import type { Card } from '../../types';
+
 export type Network = 'meta' | 'google';
 
 export const networks: Network[] = ['google', 'meta'];
@@ -115,4 +117,37 @@ export interface HistoryEvent {
   card_headline: string | null;
   card_type: string | null;
   payload: unknown;
+}
+
+/** Where applying an approved spend change stands. */
+export type ExecutionState = 'applying' | 'applied' | 'refused' | 'failed' | 'not_applied';
+
+/**
+ * `execution` of an approved spend card (`GET /queue?status=approved`): the change on its way to
+ * the network, retried with backoff while `applying`, then applied (before and after read back
+ * from the network), refused or not applied (with the reason), or failed (with the error).
+ */
+export interface Execution {
+  state: ExecutionState;
+  applied?: boolean;
+  network?: string | null;
+  campaign_id?: string | null;
+  to_cents?: number | null;
+  /** Tries so far. */
+  attempts?: number | null;
+  before_cents?: number | null;
+  after_cents?: number | null;
+  /** What was applied, in the server's words ("daily budget of campaign 111 changed from … to …"). */
+  detail?: string | null;
+  /** Why a refused or not applied change did not reach the network. */
+  reason?: string | null;
+  /** The last failure (final when `failed`; the retried one while `applying`). */
+  error?: string | null;
+  /** While `applying` after a failure: seconds until the next try. */
+  next_attempt_in_seconds?: number | null;
+}
+
+/** A card of `GET /queue?status=approved`; `execution` is null for cards that are not spend changes. */
+export interface ApprovedCard extends Card {
+  execution?: Execution | null;
 }
