@@ -100,7 +100,8 @@ await runBrowserTest(
     checkEqual(failed.status, 'error', 'the grant after a failed token exchange');
     const failure = page.locator('[data-grant="error"]');
     await failure.waitFor();
-    check((await failure.innerText()).includes(failed.error), `the page does not show the reason ${failed.error}: ${await failure.innerText()}`);
+    const reason = failed.error.replace(/\.$/, '');
+    check((await failure.innerText()).includes(reason), `the page does not show the reason ${reason}: ${await failure.innerText()}`);
     await browser.screenshot(page, 'search-ads-grant-error');
 
     step("starting again: Google's consent page sends the browser back with a complete grant");

@@ -135,6 +135,7 @@ async fn main() -> anyhow::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env()
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,sqlx=warn")),
         )
+        .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
         Command::Ingest {

@@ -89,10 +89,7 @@ fn endpoints(slug: &str, windows: &[i64]) -> Vec<Endpoint> {
             "payback (26 weeks, CAC 90 days)",
             format!("/products/{slug}/payback"),
         ),
-        (
-            "product row (7 and 30 days)",
-            format!("/products/{slug}"),
-        ),
+        ("product row (7 and 30 days)", format!("/products/{slug}")),
         ("portfolio (7 and 30 days)", "/portfolio".to_owned()),
     ] {
         out.push(Endpoint {

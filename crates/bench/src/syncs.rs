@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use payback_connectors::{
     DayRange, Revocation, Snapshot, Source, SourceFuture, SyncOutput, SyncWindow,
 };
+use payback_domain::SystemClock;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::snapshot_metric::SEARCH_CLICKS;
-use payback_domain::SystemClock;
 use payback_server::services::sources::{OpenFuture, OpenSource};
 use payback_server::services::sync;
 use payback_server::{AppState, Config};
@@ -56,8 +56,7 @@ pub async fn run(backend: BackendChoice, plan: Plan) -> anyhow::Result<()> {
     configure(&mut config, plan);
     let mut instances = Vec::with_capacity(plan.instances);
     for _ in 0..plan.instances.max(1) {
-        let mut state =
-            payback_server::build_state(config.clone(), Arc::new(SystemClock)).await?;
+        let mut state = payback_server::build_state(config.clone(), Arc::new(SystemClock)).await?;
         let opener = LoopbackOpener {
             url: vendor.url.clone(),
         };
@@ -238,7 +237,12 @@ async fn answer(stream: TcpStream, latency: Duration, served: Arc<AtomicUsize>) 
             "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
             body.len()
         );
-        if stream.get_mut().write_all(response.as_bytes()).await.is_err() {
+        if stream
+            .get_mut()
+            .write_all(response.as_bytes())
+            .await
+            .is_err()
+        {
             return;
         }
         served.fetch_add(1, Ordering::Relaxed);
@@ -282,8 +286,9 @@ impl Source for LoopbackSource {
         _pages: &'a mut dyn payback_connectors::PageSink,
     ) -> SourceFuture<'a, SyncOutput> {
         Box::pin(async move {
-            let unreachable =
-                |err: reqwest::Error| payback_connectors::ConnectorError::Unreachable(err.to_string());
+            let unreachable = |err: reqwest::Error| {
+                payback_connectors::ConnectorError::Unreachable(err.to_string())
+            };
             let answer: serde_json::Value = self
                 .http
                 .get(&self.url)

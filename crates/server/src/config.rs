@@ -276,4 +276,10 @@ mod tests {
         let both = loaded("stripe_api_base = \"http://old\"\npayments_api_url = \"http://new\"");
         assert_eq!(both.api_url(ConnectionKind::Payments), Some("http://new"));
     }
+
+    #[test]
+    fn sync_runs_eight_at_once_unless_told() {
+        assert_eq!(loaded("").sync_concurrency, 8);
+        assert_eq!(loaded("sync_concurrency = 3").sync_concurrency, 3);
+    }
 }

@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use utoipa::Modify;
 use utoipa::Number;
 use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayItems, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat, SchemaType,
-    Type,
+    AdditionalProperties, ArrayItems, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat,
+    SchemaType, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
@@ -191,7 +191,10 @@ fn at_most(max: usize) -> Vec<Rule> {
 }
 
 fn limit(limit: ListLimit) -> Vec<Rule> {
-    vec![Rule::Range(1, limit.max), Rule::Default(json!(limit.default))]
+    vec![
+        Rule::Range(1, limit.max),
+        Rule::Default(json!(limit.default)),
+    ]
 }
 
 fn days() -> Vec<Rule> {
@@ -611,8 +614,14 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             vec![Rule::Items(0, event_map::MAX_CONDITIONS)],
         ),
         (Field("Condition", "column"), plain_name()),
-        (Field("Condition", "value"), vec![Rule::Replace(condition_value())]),
-        (Schema("Condition"), vec![Rule::Keyword("allOf", condition_ops())]),
+        (
+            Field("Condition", "value"),
+            vec![Rule::Replace(condition_value())],
+        ),
+        (
+            Schema("Condition"),
+            vec![Rule::Keyword("allOf", condition_ops())],
+        ),
         (Field("RevenueColumn", "column"), plain_name()),
         (Field("RevenueColumn", "currency"), plain_name()),
         // The search-engine grant (`routes/connect.rs`, `services/searchco.rs`).
@@ -636,8 +645,14 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                 ]),
             ],
         ),
-        (Field("SelectRequest", "state"), vec![Rule::Chars(1, connect::STATE_MAX_CHARS)]),
-        (Param("/connect/searchco/status", "state"), at_most(connect::STATE_MAX_CHARS)),
+        (
+            Field("SelectRequest", "state"),
+            vec![Rule::Chars(1, connect::STATE_MAX_CHARS)],
+        ),
+        (
+            Param("/connect/searchco/status", "state"),
+            at_most(connect::STATE_MAX_CHARS),
+        ),
         // Reads (`extract/query.rs`: `Window`, `limits`; `services/attribution.rs`,
         // `routes/history.rs`) and the kinds a connection path names (`domain/src/source_kind.rs`).
         (Param("/history", "days"), days()),
@@ -748,7 +763,10 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                         "required": ["status"]
                     }),
                 ),
-                Rule::Keyword("then", json!({"properties": {"event_maps": {"minItems": 1}}})),
+                Rule::Keyword(
+                    "then",
+                    json!({"properties": {"event_maps": {"minItems": 1}}}),
+                ),
             ],
         ));
     }

@@ -265,12 +265,15 @@ pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<Connect
     )
 }
 
-/// Takes the run lease: true for exactly one caller while no live run holds it. A conditional
-/// update, so instances sharing one PostgreSQL never sync the same connection at once.
+/// Takes the run lease: true for exactly one caller while no live run holds it and the
+/// connection is due. A conditional update, so instances sharing one PostgreSQL never sync the
+/// same connection at once, and a pass that read [`due`] before another instance ran and
+/// booked a connection does not run it again.
 pub async fn claim(db: &Db, id: &str, now: Timestamp) -> StoreResult<bool> {
     let taken = on_db!(db, pool => sqlx::query(
         "UPDATE connections SET syncing_since = $1, sync_phase = 'starting' \
          WHERE id = $2 AND status IN ('active', 'error') \
+         AND (next_sync_at IS NULL OR next_sync_at <= $1) \
          AND (syncing_since IS NULL OR syncing_since <= $3)")
         .bind(now.millis())
         .bind(id)

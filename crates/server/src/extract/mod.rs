@@ -1,5 +1,6 @@
 //! Request extractors: our own JSON and query extractors (so every rejection is a JSON error
-//! naming the problem) and the auth levels of the spec (B, O, S, operator).
+//! naming the problem) and the auth levels of the spec (B, O, S, operator), which build the
+//! acting party of `services::acting`.
 
 pub mod auth;
 pub mod json;

@@ -84,7 +84,8 @@ async fn start(
 #[utoipa::path(get, path = "/connect/searchco/callback", tag = tags::CONNECTIONS, params(CallbackQuery),
     responses((status = 302, description = "to `{public}/#/p/{slug}/connections?searchco_state=...` for the dashboard"),
         (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
-        (status = 400, description = "a page saying why it did not", content_type = "text/html")))]
+        (status = 400, description = "a page saying why it did not (`text/html`), or `{error}` for a path or query holding `%00`",
+            content((ErrorBody = "application/json"), (String = "text/html")))))]
 async fn callback(
     State(state): State<AppState>,
     Query(query): Query<CallbackQuery>,

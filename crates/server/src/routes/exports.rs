@@ -1,5 +1,6 @@
 //! Routes: CSV exports of a product's events and revenue rows.
 
+use axum::body::Body;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -35,7 +36,7 @@ fn csv_response(export: CsvExport) -> Response {
             // Exports hold tenant data: no shared cache may keep them.
             (header::CACHE_CONTROL, "no-store".to_owned()),
         ],
-        export.body,
+        Body::from_stream(export.pages),
     )
         .into_response()
 }

@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
 use crate::secret::Secret;
+use crate::services::acting::Caller;
 use crate::services::{audit, products, source_config, sync};
 use crate::state::AppState;
 

@@ -13,8 +13,8 @@ use payback_store::products::ProductRow;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
 use crate::secret::Secret;
+use crate::services::acting::Caller;
 use crate::services::database_env::EnvNames;
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;

@@ -8,7 +8,8 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::{Caller, Window};
+use crate::extract::Window;
+use crate::services::acting::Caller;
 use crate::services::{audit, products};
 use crate::state::AppState;
 

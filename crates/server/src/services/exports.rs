@@ -4,16 +4,17 @@
 //! encoded one at a time as the client reads, so an export of any size holds one page in
 //! memory. The first page is read before answering, so a failing database answers 500 rather
 //! than a 200 with a truncated body; a failure on a later page ends the body early (the status
-//! is already sent) and is logged.
+//! is already sent) and is logged. The pages are a plain stream of bytes; the HTTP door wraps
+//! them in its body (`routes/exports.rs`).
 
-use axum::body::{Body, Bytes};
-use futures_util::stream;
+use bytes::Bytes;
+use futures_util::stream::{self, BoxStream, StreamExt};
 use payback_domain::Timestamp;
 use payback_store::Db;
 use payback_store::reports::exports::{self, EventExportRow, TransactionExportRow};
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::products;
 use crate::state::AppState;
 
@@ -85,11 +86,21 @@ impl Export {
     }
 }
 
-/// An export ready to answer: the download name and the streaming body.
-#[derive(Debug)]
+/// The encoded pages in order; an `Err` ends the export early (a page failed to read).
+pub type CsvPages = BoxStream<'static, std::io::Result<Bytes>>;
+
+/// An export ready to answer: the download name and the pages, read as they are consumed.
 pub struct CsvExport {
     pub filename: String,
-    pub body: Body,
+    pub pages: CsvPages,
+}
+
+impl std::fmt::Debug for CsvExport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CsvExport")
+            .field("filename", &self.filename)
+            .finish_non_exhaustive()
+    }
 }
 
 /// One encoded page: the CSV bytes, how many rows it held, and the last id it read.
@@ -156,7 +167,7 @@ pub async fn export(
     });
     Ok(CsvExport {
         filename,
-        body: Body::from_stream(pages),
+        pages: pages.boxed(),
     })
 }
 

@@ -10,7 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::state::AppState;
 
 /// Unattributed revenue at or above this share warns, above the next fails.

@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::crypto::{API_KEY_PREFIX, new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::audit;
 use crate::state::AppState;
 

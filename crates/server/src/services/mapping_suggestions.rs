@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
 use crate::model_gateway::ModelGateway;
+use crate::services::acting::Caller;
 use crate::services::products;
 use crate::services::source_config::{self, Database};
 use crate::state::AppState;

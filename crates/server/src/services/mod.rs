@@ -1,6 +1,11 @@
 //! Business rules shared by every door (HTTP today; MCP, chat and jobs later). Routes parse and
 //! answer; everything they decide lives here or in `payback_domain`.
+//!
+//! A door builds the acting party ([`acting::Caller`]: who, for which account, through which
+//! `via`) and calls these functions; they never import axum and answer `ApiResult<T>`, whose
+//! mapping to HTTP statuses lives in `error.rs` (`IntoResponse`), used by the HTTP door alone.
 
+pub mod acting;
 pub mod attribution;
 pub mod audit;
 pub mod budget_apply;

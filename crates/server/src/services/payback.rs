@@ -19,7 +19,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::products;
 use crate::state::AppState;
 

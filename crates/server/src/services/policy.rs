@@ -13,7 +13,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::{audit, products};
 use crate::state::AppState;
 

@@ -9,9 +9,9 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
 use crate::mail::messages;
 use crate::pending_events;
+use crate::services::acting::Caller;
 use crate::services::audit;
 use crate::services::product_metrics::{self, ProductMetrics};
 use crate::state::AppState;

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::policy::check_spend_change;
 use crate::services::{audit, products};
 use crate::state::AppState;

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Caller, Principal};
+use crate::services::acting::{Caller, Principal};
 use crate::services::audit;
 use crate::services::budget_apply::{self, ApprovedChange};
 use crate::services::policy::check_spend_change;
@@ -99,9 +99,13 @@ pub struct ResolveOptions {
     pub snooze_hours: Option<i64>,
 }
 
-/// Who a resolution is recorded as. API keys are refused: only a human resolves cards.
+/// Who a resolution is recorded as. API keys (and jobs acting as the system) are refused: only
+/// a human resolves cards, through whichever door.
 fn resolver(caller: &Caller, requested: Option<&str>) -> ApiResult<Actor> {
-    if matches!(caller.principal, Principal::ApiKey { .. }) {
+    if matches!(
+        caller.principal,
+        Principal::ApiKey { .. } | Principal::System
+    ) {
         return Err(ApiError::Forbidden(
             "a human must resolve cards: API keys may read the queue and propose, never approve, reject, snooze or restore"
                 .to_owned(),

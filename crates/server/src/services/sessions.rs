@@ -9,8 +9,7 @@ use serde_json::json;
 
 use crate::crypto::{SESSION_PREFIX, new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::auth::SESSION_IDLE_MS;
-use crate::extract::{Caller, Person, Principal};
+use crate::services::acting::{Caller, Person, Principal, SESSION_IDLE_MS};
 use crate::services::audit;
 use crate::state::AppState;
 use crate::views::{AccountView, LoginResponse, WorkspaceItem};
@@ -136,13 +135,13 @@ pub async fn logout(state: &AppState, caller: &Caller) -> ApiResult<()> {
     Ok(())
 }
 
-/// `GET /auth/me`. Through an API key, which is no person, the Account describes the account's
-/// first owner with `member_role: member` (a key has a member's powers, never an owner's).
+/// `GET /auth/me`. Through an API key (or a job), which is no person, the Account describes the
+/// account's first owner with `member_role: member` (a key has a member's powers, never an owner's).
 pub async fn me(state: &AppState, caller: &Caller) -> ApiResult<AccountView> {
     let scope = caller.scope()?;
     match &caller.principal {
         Principal::Person(person) => account_view(state, &person.user_id, scope.account_id()).await,
-        Principal::ApiKey { .. } | Principal::OperatorToken => {
+        Principal::ApiKey { .. } | Principal::OperatorToken | Principal::System => {
             let owner = members::first_owner(&state.store, scope).await?;
             let owner = owner.ok_or_else(|| ApiError::not_found("account owner"))?;
             let mut view = account_view(state, &owner.user_id, scope.account_id()).await?;

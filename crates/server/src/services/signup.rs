@@ -18,8 +18,9 @@ use utoipa::ToSchema;
 
 use crate::crypto::{new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Caller, limits};
+use crate::extract::limits;
 use crate::mail::messages;
+use crate::services::acting::Caller;
 use crate::services::{audit, keys, sessions};
 use crate::state::AppState;
 use crate::views::LoginResponse;

@@ -16,9 +16,9 @@ use std::time::Duration;
 use payback_connectors::{ConnectorError, SyncWindow};
 use payback_domain::connection::{self, ConnectionKind, STALE_RUN_MS};
 use payback_domain::{DAY_MS, MINUTE_MS, Timestamp};
-use payback_store::{AccountScope, StoreError};
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
 use payback_store::products::{self, ProductRow};
+use payback_store::{AccountScope, StoreError};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -127,7 +127,12 @@ async fn start_due(
     // A few more than there are slots: another instance may claim some first.
     let asked = free * 2;
     let due_at = state.clock.now().max(now);
-    let rows = store::due(&state.store, due_at, i64::try_from(asked).unwrap_or(i64::MAX)).await?;
+    let rows = store::due(
+        &state.store,
+        due_at,
+        i64::try_from(asked).unwrap_or(i64::MAX),
+    )
+    .await?;
     let all = rows.len() < asked;
     let mut started = 0;
     for row in rows {

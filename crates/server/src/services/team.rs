@@ -14,8 +14,8 @@ use utoipa::ToSchema;
 
 use crate::crypto::token_hash;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Caller, Person};
 use crate::mail::messages;
+use crate::services::acting::{Caller, Person};
 use crate::services::signup::LINK_VALIDITY_MS;
 use crate::services::{audit, sessions as session_service, signup};
 use crate::state::AppState;

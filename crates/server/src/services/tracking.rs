@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::crypto::{WRITE_KEY_PREFIX, new_token};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::audit;
 use crate::state::AppState;
 

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Caller;
+use crate::services::acting::Caller;
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 

@@ -6,17 +6,17 @@ use payback_store::{AccountScope, accounts, members, sessions};
 use serde_json::json;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Caller, Person, Principal};
+use crate::services::acting::{Caller, Person, Principal};
 use crate::services::{audit, sessions as session_service};
 use crate::state::AppState;
 use crate::views::{WorkspaceItem, WorkspaceSwitch};
 
-/// People see their accepted, non-disabled memberships; an API key sees only its own account;
-/// the operator token belongs to no account and sees none.
+/// People see their accepted, non-disabled memberships; an API key (or a job) sees only its own
+/// account; the operator token belongs to no account and sees none.
 pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<WorkspaceItem>> {
     match &caller.principal {
         Principal::Person(person) => session_service::workspaces_of(state, &person.user_id).await,
-        Principal::ApiKey { .. } => {
+        Principal::ApiKey { .. } | Principal::System => {
             let scope = caller.scope()?;
             let account = accounts::find(&state.store, scope.account_id())
                 .await?

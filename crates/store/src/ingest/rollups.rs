@@ -39,12 +39,22 @@ impl ProfileDelta {
     }
 }
 
+/// What events add to one daily row: how many, and for an identity's row those without a
+/// channel of their own and their value (a conversion counts those under the identity's first
+/// touch), for an `event_days` row the events' value.
+#[derive(Debug, Clone, Copy, Default)]
+struct DayCounts {
+    events: i64,
+    plain_events: i64,
+    value_cents: i64,
+}
+
 /// What the newly stored events of a transaction add to the rollups, merged in memory so each
 /// rollup row is written once per transaction however many events touch it.
 #[derive(Default)]
 pub(super) struct RollupChanges {
-    stage_days: BTreeMap<(&'static str, String, String), i64>,
-    event_days: BTreeMap<EventDayKey, i64>,
+    stage_days: BTreeMap<(&'static str, String, String), DayCounts>,
+    event_days: BTreeMap<EventDayKey, DayCounts>,
     profiles: BTreeMap<String, ProfileDelta>,
     touches: Vec<Touch>,
     revenue: Vec<RevenueRow>,
@@ -65,7 +75,8 @@ impl RollupChanges {
             .unwrap_or_default()
             .to_owned();
         let channel = event.channel.clone().unwrap_or_default();
-        *self
+        let value = event.value_cents.unwrap_or_default();
+        let counts = self
             .event_days
             .entry((
                 day.clone(),
@@ -74,7 +85,9 @@ impl RollupChanges {
                 identity.is_some(),
                 source,
             ))
-            .or_default() += 1;
+            .or_default();
+        counts.events += 1;
+        counts.value_cents += value;
         if event.is_revenue {
             self.revenue.push(RevenueRow {
                 event_id,
@@ -87,10 +100,15 @@ impl RollupChanges {
             });
         }
         let Some(identity) = identity else { return };
-        *self
+        let counts = self
             .stage_days
             .entry((event.stage, day, identity.to_owned()))
-            .or_default() += 1;
+            .or_default();
+        counts.events += 1;
+        if event.channel.is_none() {
+            counts.plain_events += 1;
+            counts.value_cents += value;
+        }
         let delta = ProfileDelta {
             first_seen_at: at,
             last_seen_at: at,
@@ -125,10 +143,12 @@ impl RollupChanges {
         self.recompute.iter().cloned()
     }
 
+    /// Profiles go before the daily identity rows: the daily report tables (migration 0020)
+    /// count a new row under its identity's first touch, which a new identity then has already.
     pub(super) async fn write(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
         upsert_event_days(tx, product_id, &self.event_days).await?;
-        upsert_stage_days(tx, product_id, &self.stage_days).await?;
         upsert_profiles(tx, product_id, &self.profiles).await?;
+        upsert_stage_days(tx, product_id, &self.stage_days).await?;
         insert_touches(tx, product_id, &self.touches).await?;
         insert_revenue(tx, product_id, &self.revenue).await
     }
@@ -140,7 +160,7 @@ type EventDayKey = (String, &'static str, String, bool, String);
 async fn upsert_event_days(
     tx: &mut Tx,
     product_id: &str,
-    rows: &BTreeMap<EventDayKey, i64>,
+    rows: &BTreeMap<EventDayKey, DayCounts>,
 ) -> StoreResult<()> {
     let rows: Vec<_> = rows
         .iter()
@@ -152,7 +172,7 @@ async fn upsert_event_days(
                 KeyValue::Flag(*identified),
                 KeyValue::Text(source),
             ];
-            (key, *events)
+            (key, vec![events.events, events.value_cents])
         })
         .collect();
     add_to_counters(
@@ -160,6 +180,7 @@ async fn upsert_event_days(
         product_id,
         "event_days",
         "day, stage, channel, identified, source",
+        &["events", "value_cents"],
         &rows,
     )
     .await
@@ -168,17 +189,18 @@ async fn upsert_event_days(
 async fn upsert_stage_days(
     tx: &mut Tx,
     product_id: &str,
-    rows: &BTreeMap<(&'static str, String, String), i64>,
+    rows: &BTreeMap<(&'static str, String, String), DayCounts>,
 ) -> StoreResult<()> {
     let rows: Vec<_> = rows
         .iter()
-        .map(|((stage, day, identity), events)| {
+        .map(|((stage, day, identity), counts)| {
             let key = vec![
                 KeyValue::Text(stage),
                 KeyValue::Text(day),
                 KeyValue::Text(identity),
             ];
-            (key, *events)
+            let values = vec![counts.events, counts.plain_events, counts.value_cents];
+            (key, values)
         })
         .collect();
     add_to_counters(
@@ -186,6 +208,7 @@ async fn upsert_stage_days(
         product_id,
         "stage_identity_days",
         "stage, day, identity",
+        &["events", "plain_events", "plain_value"],
         &rows,
     )
     .await
@@ -197,21 +220,28 @@ enum KeyValue<'a> {
     Flag(bool),
 }
 
-/// Adds each row's count to the `events` column of the `table` row keyed by the product and
+/// Adds each row's counts to the `counters` columns of the `table` row keyed by the product and
 /// `key_columns` (the table's primary key, in order), creating rows that do not exist yet.
 async fn add_to_counters(
     tx: &mut Tx,
     product_id: &str,
     table: &'static str,
     key_columns: &'static str,
-    rows: &[(Vec<KeyValue<'_>>, i64)],
+    counters: &[&'static str],
+    rows: &[(Vec<KeyValue<'_>>, Vec<i64>)],
 ) -> StoreResult<()> {
     let verb = insert_verb(tx);
+    let columns = counters.join(", ");
+    let sums: Vec<String> = counters
+        .iter()
+        .map(|c| format!("{c} = {table}.{c} + excluded.{c}"))
+        .collect();
+    let sums = sums.join(", ");
     for chunk in rows.chunks(CHUNK) {
         on_tx!(tx, conn => {
             let mut query = sqlx::QueryBuilder::new(verb);
-            query.push(format_args!(" INTO {table} (product_id, {key_columns}, events) "));
-            query.push_values(chunk, |mut row, (key, events)| {
+            query.push(format_args!(" INTO {table} (product_id, {key_columns}, {columns}) "));
+            query.push_values(chunk, |mut row, (key, counts)| {
                 row.push_bind(product_id);
                 for value in key {
                     match *value {
@@ -219,10 +249,12 @@ async fn add_to_counters(
                         KeyValue::Flag(flag) => row.push_bind(flag),
                     };
                 }
-                row.push_bind(*events);
+                for count in counts {
+                    row.push_bind(*count);
+                }
             });
             query.push(format_args!(
-                " ON CONFLICT (product_id, {key_columns}) DO UPDATE SET events = {table}.events + excluded.events"
+                " ON CONFLICT (product_id, {key_columns}) DO UPDATE SET {sums}"
             ));
             query.build().execute(conn).await.map(|done| done.rows_affected())
         })?;

@@ -1,7 +1,9 @@
 //! Report queries: attribution. First touch is the identity profile's `first_channel`, last
 //! touch a revenue row's `COALESCE(last_channel, first_channel)`; both are maintained at write
-//! time, so these read `transactions`, `identity_profiles`, `spend_rows` and the daily rollups
-//! (the ads report's keyword level also `spend_keyword_rows`). The ads report's last *paid* touch is an index lookup per revenue row of the window on
+//! time, and so are their sums per day (migration 0020: `revenue_days` per first and last
+//! touch, `identity_days` per first touch), so the report reads those daily tables, `spend_rows`
+//! and `event_days`, a few rows a day whatever the traffic (the sales list reads `transactions`
+//! and `identity_profiles`, the ads report's keyword level also `spend_keyword_rows`). The ads report's last *paid* touch is an index lookup per revenue row of the window on
 //! `events (product_id, identity, occurred_at)`, never a scan.
 
 use payback_domain::span::Span;
@@ -31,17 +33,19 @@ pub async fn spend_by_channel(
         .fetch_all(pool).await)?)
 }
 
-/// Net revenue and revenue-row count of the window per first-touch channel.
+/// Net revenue and revenue-row count of the window per first-touch channel (channels with
+/// revenue rows only).
 pub async fn revenue_by_first_channel(
     db: &Db,
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<ChannelSum>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT p.first_channel AS channel, COALESCE(CAST(SUM(t.amount_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
-         FROM transactions t LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
-         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3 GROUP BY p.first_channel")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        "SELECT NULLIF(first_channel, '') AS channel, COALESCE(CAST(SUM(cents) AS BIGINT), 0) AS cents, \
+         CAST(SUM(rows) AS BIGINT) AS count \
+         FROM revenue_days WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY first_channel HAVING SUM(rows) <> 0")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
         .fetch_all(pool).await)?)
 }
 
@@ -53,12 +57,11 @@ pub async fn revenue_by_last_channel(
     span: Span,
 ) -> StoreResult<Vec<ChannelSum>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT COALESCE(t.last_channel, p.first_channel) AS channel, \
-         COALESCE(CAST(SUM(t.amount_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
-         FROM transactions t LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
-         WHERE t.product_id = $1 AND t.occurred_at >= $2 AND t.occurred_at < $3 \
-         GROUP BY COALESCE(t.last_channel, p.first_channel)")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        "SELECT NULLIF(last_channel, '') AS channel, COALESCE(CAST(SUM(cents) AS BIGINT), 0) AS cents, \
+         CAST(SUM(rows) AS BIGINT) AS count \
+         FROM revenue_days WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY last_channel HAVING SUM(rows) <> 0")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
         .fetch_all(pool).await)?)
 }
 
@@ -69,9 +72,11 @@ pub async fn customers_by_first_channel(
     span: Span,
 ) -> StoreResult<Vec<ChannelSum>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT first_channel AS channel, COALESCE(CAST(SUM(revenue_cents) AS BIGINT), 0) AS cents, COUNT(*) AS count \
-         FROM identity_profiles WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY first_channel")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        "SELECT NULLIF(channel, '') AS channel, COALESCE(CAST(SUM(acquired_revenue) AS BIGINT), 0) AS cents, \
+         CAST(SUM(acquired) AS BIGINT) AS count \
+         FROM identity_days WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY channel HAVING SUM(acquired) <> 0")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
         .fetch_all(pool).await)?)
 }
 
@@ -100,9 +105,10 @@ pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Cove
         .bind(product_id).bind(&first_day).bind(&last_day)
         .fetch_one(pool).await)?;
     let (transactions_total, transactions_with_identity): (i64, i64) = on_db!(db, pool => sqlx::query_as(
-        "SELECT COUNT(*), COUNT(identity) FROM transactions \
-         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        "SELECT COALESCE(CAST(SUM(rows) AS BIGINT), 0), \
+         COALESCE(CAST(SUM(CASE WHEN identified THEN rows ELSE 0 END) AS BIGINT), 0) FROM revenue_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3")
+        .bind(product_id).bind(&first_day).bind(&last_day)
         .fetch_one(pool).await)?;
     // Through the partial index of conflicting emails: a range of the rare rows that have one.
     let email_conflicts: i64 = on_db!(db, pool => sqlx::query_scalar(
@@ -122,19 +128,22 @@ pub async fn coverage(db: &Db, product_id: &str, span: Span) -> StoreResult<Cove
 }
 
 /// Identities active in the window, and how many of them have a first touch. A window that
-/// reaches past every identity's last activity (the usual one, ending today) is a range count
-/// on `(product_id, last_seen_at, first_channel)`: active in it means last seen at or after its
-/// start. Any other window deduplicates its `(stage, day, identity)` rows.
+/// reaches past every identity's last activity (the usual one, ending today) sums the
+/// identities last seen on each of its days (`identity_days.seen`, per first-touch channel):
+/// active in it means last seen in it. Any other window deduplicates its `(stage, day,
+/// identity)` rows.
 async fn active_identities(db: &Db, product_id: &str, span: Span) -> StoreResult<(i64, i64)> {
-    let later: Option<(i64,)> = on_db!(db, pool => sqlx::query_as(
-        "SELECT last_seen_at FROM identity_profiles WHERE product_id = $1 AND last_seen_at >= $2 LIMIT 1")
-        .bind(product_id).bind(span.end.millis())
+    let (first_day, last_day) = (span.first_day(), span.last_day());
+    let later: Option<i64> = on_db!(db, pool => sqlx::query_scalar(
+        "SELECT seen FROM identity_days WHERE product_id = $1 AND day > $2 AND seen <> 0 LIMIT 1")
+        .bind(product_id).bind(&last_day)
         .fetch_optional(pool).await)?;
     if later.is_none() {
         return Ok(on_db!(db, pool => sqlx::query_as(
-            "SELECT COUNT(*), COUNT(first_channel) FROM identity_profiles \
-             WHERE product_id = $1 AND last_seen_at >= $2")
-            .bind(product_id).bind(span.start.millis())
+            "SELECT COALESCE(CAST(SUM(seen) AS BIGINT), 0), \
+             COALESCE(CAST(SUM(CASE WHEN channel <> '' THEN seen ELSE 0 END) AS BIGINT), 0) \
+             FROM identity_days WHERE product_id = $1 AND day >= $2 AND day <= $3")
+            .bind(product_id).bind(&first_day).bind(&last_day)
             .fetch_one(pool).await)?);
     }
     // Distinct identities first (read from the covering `(product_id, day, identity)` index),

@@ -1,9 +1,13 @@
 //! Conversion definitions (upserted by key) and the counts behind them.
 //!
-//! A conversion is a stage's events, optionally narrowed to one event name and one source. The
-//! counts read `events` through its `(product_id, stage, occurred_at)` index, never a scan of
-//! the product's events. Functions take the product id of a product the caller already
-//! resolved through its [`crate::AccountScope`].
+//! A conversion is a stage's events, optionally narrowed to one event name and one source. A
+//! definition with neither is counted from daily tables (migration 0020), a few rows per day
+//! whatever the traffic: events with a channel of their own, and identity-less ones, from
+//! `event_days`; identified events without one, under their identity's first touch, from
+//! `stage_channel_days` (`plain_events`, `plain_value`). One naming an event or a source reads
+//! `events` through its `(product_id, stage, occurred_at)` index, never a scan of the product's
+//! events. Functions take the product id of a product the caller already resolved through its
+//! [`crate::AccountScope`].
 
 use std::collections::BTreeMap;
 
@@ -166,6 +170,17 @@ pub async fn tally(
     matcher: Matcher<'_>,
     span: Span,
 ) -> StoreResult<Vec<ChannelTally>> {
+    if matcher.event_name.is_none() && matcher.source.is_none() {
+        let rows: Vec<TallyRow> = on_db!(db, pool => sqlx::query_as(DAILY_TALLY)
+            .bind(product_id)
+            .bind(matcher.stage)
+            .bind(span.first_day())
+            .bind(span.last_day())
+            .bind(false)
+            .fetch_all(pool)
+            .await)?;
+        return Ok(sorted(merge(rows)));
+    }
     // `_` is a LIKE wildcard; source names contain it, so it is escaped.
     let namespace_pattern = matcher
         .source
@@ -188,21 +203,7 @@ pub async fn tally(
         .bind(namespace_pattern.as_deref())
         .fetch_all(pool)
         .await)?;
-    let mut channels: BTreeMap<String, ChannelTally> = BTreeMap::new();
-    let mut add = |channel: String, count: i64, value_cents: i64| {
-        let entry = channels
-            .entry(channel.clone())
-            .or_insert_with(|| ChannelTally {
-                channel,
-                ..ChannelTally::default()
-            });
-        entry.count += count;
-        entry.value_cents += value_cents;
-    };
-    for row in rows {
-        let channel = row.channel.unwrap_or_else(|| UNATTRIBUTED.to_owned());
-        add(channel, row.events, row.value_cents);
-    }
+    let mut channels = merge(rows);
     // Daily aggregate rows carry no names, channels or amounts: they count only for a
     // definition that names their source and no event name, and only as unattributed volume.
     if let (Some(source), None) = (matcher.source, matcher.event_name) {
@@ -217,14 +218,61 @@ pub async fn tally(
             .fetch_one(pool)
             .await)?;
         if volume != 0 {
-            add(UNATTRIBUTED.to_owned(), volume, 0);
+            add(&mut channels, UNATTRIBUTED.to_owned(), volume, 0);
         }
     }
+    Ok(sorted(channels))
+}
+
+/// [`tally`] of a definition with no event name and no source, from the daily tables: the
+/// stage's events with a channel of their own, and identity-less ones (`unattributed` without
+/// a channel), from `event_days`; identified ones without a channel, under their identity's
+/// first touch, from `stage_channel_days`. Cells with no events are left out, as a count of
+/// events leaves them.
+const DAILY_TALLY: &str = "SELECT channel, CAST(SUM(events) AS BIGINT) AS events, \
+     CAST(COALESCE(SUM(value_cents), 0) AS BIGINT) AS value_cents FROM ( \
+       SELECT NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(value_cents) AS value_cents \
+       FROM event_days WHERE product_id = $1 AND stage = $2 AND day >= $3 AND day <= $4 \
+       AND (channel <> '' OR identified = $5) GROUP BY channel \
+       UNION ALL \
+       SELECT NULLIF(channel, '') AS channel, SUM(plain_events) AS events, SUM(plain_value) AS value_cents \
+       FROM stage_channel_days WHERE product_id = $1 AND stage = $2 AND day >= $3 AND day <= $4 \
+       GROUP BY channel \
+     ) cells GROUP BY channel HAVING SUM(events) <> 0";
+
+/// Tally rows per channel name (`None`: [`UNATTRIBUTED`]).
+fn merge(rows: Vec<TallyRow>) -> BTreeMap<String, ChannelTally> {
+    let mut channels = BTreeMap::new();
+    for row in rows {
+        let channel = row.channel.unwrap_or_else(|| UNATTRIBUTED.to_owned());
+        add(&mut channels, channel, row.events, row.value_cents);
+    }
+    channels
+}
+
+fn add(
+    channels: &mut BTreeMap<String, ChannelTally>,
+    channel: String,
+    count: i64,
+    value_cents: i64,
+) {
+    let entry = channels
+        .entry(channel.clone())
+        .or_insert_with(|| ChannelTally {
+            channel,
+            ..ChannelTally::default()
+        });
+    entry.count += count;
+    entry.value_cents += value_cents;
+}
+
+/// Highest count first, then channel.
+fn sorted(channels: BTreeMap<String, ChannelTally>) -> Vec<ChannelTally> {
     let mut tallies: Vec<ChannelTally> = channels.into_values().collect();
     tallies.sort_by(|a, b| {
         b.count
             .cmp(&a.count)
             .then_with(|| a.channel.cmp(&b.channel))
     });
-    Ok(tallies)
+    tallies
 }

@@ -2,9 +2,14 @@
 //! feed each stage) and the saved funnel definition.
 //!
 //! Stage volume, as the metric definitions say: distinct identities with the stage in the
-//! period (`stage_identity_days`), plus each identity-less event of the stage (`event_days`
-//! with `identified = false`), plus the volumes sources write (`aggregate_stage_days`). Every
-//! window is a range of UTC days, read from those rollups only.
+//! period, plus each identity-less event of the stage (`event_days` with `identified = false`),
+//! plus the volumes sources write (`aggregate_stage_days`). Every window is a range of UTC days,
+//! read from daily tables only: the identified part from `stage_channel_days` (migration 0020),
+//! a few rows per day and channel whatever the traffic. Its distinct identities over a window
+//! are the identities whose latest day with the stage falls in it (`lasts`), which holds while
+//! nobody has a later day than the window's last: always for a window ending today, unless an
+//! event is dated tomorrow (up to five minutes ahead). Then, or for a window of the past, the
+//! distinct identities are counted from `stage_identity_days` instead.
 
 use payback_domain::Timestamp;
 use payback_domain::span::Span;
@@ -32,6 +37,15 @@ pub async fn stage_channels(
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<StageChannelRow>> {
+    if settled(db, product_id, None, span).await? {
+        return Ok(on_db!(db, pool => sqlx::query_as(STAGE_CHANNELS_SETTLED)
+            .bind(product_id)
+            .bind(span.first_day())
+            .bind(span.last_day())
+            .bind(false)
+            .fetch_all(pool)
+            .await)?);
+    }
     // The outer GROUP BY merges cells with the same (stage, channel): an identity with no first
     // touch and an identity-less event with no channel both land in the channel-null cell.
     let sql = "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, CAST(SUM(volume) AS BIGINT) AS volume \
@@ -63,6 +77,48 @@ pub async fn stage_channels(
         .await)?)
 }
 
+/// [`stage_channels`] from the daily table: identified events and distinct identities per
+/// (stage, first-touch channel) summed over the window's days; the other inputs as there.
+const STAGE_CHANNELS_SETTLED: &str = "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, \
+     CAST(SUM(volume) AS BIGINT) AS volume \
+     FROM ( \
+       SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(lasts) AS volume \
+       FROM stage_channel_days \
+       WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+       GROUP BY stage, channel \
+       UNION ALL \
+       SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(events) AS volume \
+       FROM event_days \
+       WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 \
+       GROUP BY stage, channel \
+       UNION ALL \
+       SELECT stage, NULL AS channel, SUM(volume) AS events, SUM(volume) AS volume \
+       FROM aggregate_stage_days \
+       WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+       GROUP BY stage \
+     ) cells \
+     GROUP BY stage, channel";
+
+/// Whether no identity of the product has a day (of `stage`, or of any stage) after the span's
+/// last: then the identities whose latest day falls in the span are exactly those with a day in
+/// it. One probe of the daily table's key past the span.
+pub(crate) async fn settled(
+    db: &Db,
+    product_id: &str,
+    stage: Option<&str>,
+    span: Span,
+) -> StoreResult<bool> {
+    let later: Option<i64> = on_db!(db, pool => sqlx::query_scalar(
+        "SELECT lasts FROM stage_channel_days \
+         WHERE product_id = $1 AND day > $2 AND lasts <> 0 AND ($3 IS NULL OR stage = $3) LIMIT 1")
+        .bind(product_id)
+        .bind(span.last_day())
+        .bind(stage)
+        .fetch_optional(pool)
+        .await)?;
+    Ok(later.is_none())
+}
+
 /// One stage's volume on one day.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DayStageVolume {
@@ -78,11 +134,11 @@ pub async fn daily_stage_volumes(
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<DayStageVolume>> {
-    // stage_identity_days holds one row per (stage, day, identity): COUNT(*) per day is the
-    // number of distinct identities that day.
+    // A day's distinct identities are its `stage_identity_days` rows, which
+    // `stage_channel_days.identities` counts per first-touch channel.
     let sql = "SELECT day, stage, CAST(SUM(volume) AS BIGINT) AS volume \
          FROM ( \
-           SELECT day, stage, COUNT(*) AS volume FROM stage_identity_days \
+           SELECT day, stage, SUM(identities) AS volume FROM stage_channel_days \
            WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day, stage \
            UNION ALL \
            SELECT day, stage, SUM(events) AS volume FROM event_days \

@@ -107,7 +107,8 @@ pub async fn spend_by_channel(
         .await)?)
 }
 
-/// Customers acquired in `[from, to)` per first-touch channel (`None`: no channel ever).
+/// Customers acquired in `[from, to)`, two UTC midnights, per first-touch channel (`None`: no
+/// channel ever), from `identity_days` (migration 0020).
 pub async fn customers_by_first_channel(
     db: &Db,
     product_id: &str,
@@ -115,12 +116,12 @@ pub async fn customers_by_first_channel(
     to: Timestamp,
 ) -> StoreResult<Vec<(Option<String>, i64)>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT first_channel, COUNT(*) FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 \
-         GROUP BY first_channel ORDER BY first_channel")
+        "SELECT NULLIF(channel, ''), CAST(SUM(acquired) AS BIGINT) FROM identity_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY channel HAVING SUM(acquired) <> 0 ORDER BY channel")
         .bind(product_id)
-        .bind(from.millis())
-        .bind(to.millis())
+        .bind(from.day())
+        .bind(to.minus_millis(1).day())
         .fetch_all(pool)
         .await)?)
 }

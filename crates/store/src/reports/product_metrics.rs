@@ -118,13 +118,15 @@ async fn revenue(
     out: &mut HashMap<String, ProductSums>,
 ) -> StoreResult<()> {
     let previous = month.previous();
+    // `revenue_days` (migration 0020): the revenue rows' sums per day.
+    let (month_from, from, to) = (month.first_day(), previous.first_day(), month.last_day());
     let rows: Vec<(String, i64, i64)> = on_db!(db, pool => {
-        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN occurred_at >= ");
-        query.push_bind(month.start.millis()).push(" THEN amount_cents ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(CASE WHEN occurred_at < ");
-        query.push_bind(month.start.millis()).push(" THEN amount_cents ELSE 0 END) AS BIGINT), 0) FROM transactions WHERE ");
+        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN day >= ");
+        query.push_bind(&month_from).push(" THEN cents ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(CASE WHEN day < ");
+        query.push_bind(&month_from).push(" THEN cents ELSE 0 END) AS BIGINT), 0) FROM revenue_days WHERE ");
         push_ids(&mut query, ids);
-        query.push(" AND occurred_at >= ").push_bind(previous.start.millis())
-            .push(" AND occurred_at < ").push_bind(month.end.millis()).push(" GROUP BY product_id");
+        query.push(" AND day >= ").push_bind(&from)
+            .push(" AND day <= ").push_bind(&to).push(" GROUP BY product_id");
         query.build_query_as().fetch_all(pool).await
     })?;
     for (product, current, before) in rows {
@@ -136,26 +138,36 @@ async fn revenue(
     Ok(())
 }
 
-/// Customers acquired in the window, and every customer ever acquired with their all-time
-/// revenue (for LTV). Both read the `(product_id, acquired_at)` index.
+/// Customers acquired in the window (`identity_days`, per acquisition day), and every customer
+/// ever acquired with their all-time revenue, for LTV (`customer_totals`, one row a product;
+/// both of migration 0020).
 async fn customers(
     db: &Db,
     ids: &[&str],
     month: Span,
     out: &mut HashMap<String, ProductSums>,
 ) -> StoreResult<()> {
-    let rows: Vec<(String, i64, i64, i64)> = on_db!(db, pool => {
-        let mut query = QueryBuilder::new("SELECT product_id, COALESCE(CAST(SUM(CASE WHEN acquired_at >= ");
-        query.push_bind(month.start.millis()).push(" AND acquired_at < ").push_bind(month.end.millis())
-            .push(" THEN 1 ELSE 0 END) AS BIGINT), 0), COALESCE(CAST(SUM(revenue_cents) AS BIGINT), 0), COUNT(*) \
-                   FROM identity_profiles WHERE ");
+    let acquired: Vec<(String, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new(
+            "SELECT product_id, COALESCE(CAST(SUM(acquired) AS BIGINT), 0) FROM identity_days WHERE ");
         push_ids(&mut query, ids);
-        query.push(" AND acquired_at IS NOT NULL GROUP BY product_id");
+        query.push(" AND day >= ").push_bind(month.first_day())
+            .push(" AND day <= ").push_bind(month.last_day()).push(" GROUP BY product_id");
         query.build_query_as().fetch_all(pool).await
     })?;
-    for (product, in_window, revenue, all_time) in rows {
+    for (product, in_window) in acquired {
         if let Some(sums) = out.get_mut(&product) {
             sums.customers_30d = in_window;
+        }
+    }
+    let totals: Vec<(String, i64, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new(
+            "SELECT product_id, CAST(revenue AS BIGINT), CAST(customers AS BIGINT) FROM customer_totals WHERE ");
+        push_ids(&mut query, ids);
+        query.build_query_as().fetch_all(pool).await
+    })?;
+    for (product, revenue, all_time) in totals {
+        if let Some(sums) = out.get_mut(&product) {
             sums.customers_revenue_cents = revenue;
             sums.customers_all_time = all_time;
         }
@@ -164,7 +176,10 @@ async fn customers(
 }
 
 /// Stage volume per product over a window: distinct identities with the stage, plus each
-/// identity-less event of the stage, plus the aggregate rows sources wrote.
+/// identity-less event of the stage, plus the aggregate rows sources wrote. The distinct
+/// identities are those whose latest day with the stage falls in the window
+/// (`stage_channel_days.lasts`, see `reports::funnel`), for each product none of whose
+/// identities has a later day; for the others they are counted from `stage_identity_days`.
 pub async fn stage_volume(
     db: &Db,
     ids: &[&str],
@@ -173,8 +188,31 @@ pub async fn stage_volume(
 ) -> StoreResult<HashMap<String, i64>> {
     let (from, to) = (span.first_day(), span.last_day());
     let mut volumes: HashMap<String, i64> = HashMap::new();
+    // Per product: identities whose latest day is in the window, and whether any is later.
+    let lasts: Vec<(String, i64, i64)> = on_db!(db, pool => {
+        let mut query = QueryBuilder::new(
+            "SELECT product_id, CAST(COALESCE(SUM(CASE WHEN day <= ");
+        query.push_bind(&to).push(" THEN lasts ELSE 0 END), 0) AS BIGINT), \
+            CAST(COALESCE(SUM(CASE WHEN day > ").push_bind(&to)
+            .push(" THEN lasts ELSE 0 END), 0) AS BIGINT) FROM stage_channel_days WHERE ");
+        push_ids(&mut query, ids);
+        query.push(" AND stage = ").push_bind(stage).push(" AND day >= ").push_bind(&from)
+            .push(" GROUP BY product_id");
+        query.build_query_as().fetch_all(pool).await
+    })?;
+    let mut unsettled: Vec<&str> = Vec::new();
+    for (product, within, later) in lasts {
+        match ids.iter().find(|id| **id == product) {
+            Some(id) if later != 0 => unsettled.push(id),
+            _ => *volumes.entry(product).or_default() += within,
+        }
+    }
+    if !unsettled.is_empty() {
+        for (product, volume) in distinct_identities(db, &unsettled, stage, span).await? {
+            *volumes.entry(product).or_default() += volume;
+        }
+    }
     let parts = [
-        ("COUNT(DISTINCT identity)", "stage_identity_days", ""),
         (
             "COALESCE(CAST(SUM(events) AS BIGINT), 0)",
             "event_days",
@@ -203,4 +241,23 @@ pub async fn stage_volume(
         }
     }
     Ok(volumes)
+}
+
+/// Distinct identities with `stage` in the span per product, from `stage_identity_days`.
+async fn distinct_identities(
+    db: &Db,
+    ids: &[&str],
+    stage: &str,
+    span: Span,
+) -> StoreResult<Vec<(String, i64)>> {
+    Ok(on_db!(db, pool => {
+        let mut query = QueryBuilder::new(
+            "SELECT product_id, COUNT(DISTINCT identity) FROM stage_identity_days WHERE ");
+        push_ids(&mut query, ids);
+        query.push(" AND stage = ").push_bind(stage)
+            .push(" AND day >= ").push_bind(span.first_day())
+            .push(" AND day <= ").push_bind(span.last_day())
+            .push(" GROUP BY product_id");
+        query.build_query_as().fetch_all(pool).await
+    })?)
 }

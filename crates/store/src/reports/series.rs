@@ -35,35 +35,35 @@ pub async fn spend_by_day(
 }
 
 /// Net revenue per day of `span`: every revenue row (sales, refunds and disputes negative),
-/// with or without an identity; days with rows only.
+/// with or without an identity; days with rows only. Read from `revenue_days` (migration 0020).
 pub async fn revenue_by_day(
     db: &Db,
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<(String, i64)>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT day, CAST(SUM(amount_cents) AS BIGINT) FROM transactions \
-         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY day")
+        "SELECT day, CAST(SUM(cents) AS BIGINT) FROM revenue_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day HAVING SUM(rows) <> 0")
         .bind(product_id)
-        .bind(span.start.millis())
-        .bind(span.end.millis())
+        .bind(span.first_day())
+        .bind(span.last_day())
         .fetch_all(pool)
         .await)?)
 }
 
 /// Customers acquired per day of `span` (an identity's first converted or payment event);
-/// days with customers only.
+/// days with customers only. Read from `identity_days` (migration 0020).
 pub async fn customers_by_day(
     db: &Db,
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<(String, i64)>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT acquired_day, COUNT(*) FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY acquired_day")
+        "SELECT day, CAST(SUM(acquired) AS BIGINT) FROM identity_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day HAVING SUM(acquired) <> 0")
         .bind(product_id)
-        .bind(span.start.millis())
-        .bind(span.end.millis())
+        .bind(span.first_day())
+        .bind(span.last_day())
         .fetch_all(pool)
         .await)?)
 }

@@ -177,7 +177,11 @@ fn e2e_google_seed(google: &payback_testkit::FakeGoogle) -> i64 {
     google.add_customer(
         CustomerSeed::new(customer, "Shop Ads", "USD").final_url_suffix(E2E_ADS_OWN_SUFFIX),
     );
-    google.add_customer(CustomerSeed::manager_account(9_990_001_111, "Agency", "USD"));
+    google.add_customer(CustomerSeed::manager_account(
+        9_990_001_111,
+        "Agency",
+        "USD",
+    ));
     google.add_customer(
         CustomerSeed::new(5_550_002_222, "Client of agency", "USD").under(9_990_001_111),
     );

@@ -26,6 +26,7 @@ mod dedupe_keys;
 mod demo;
 mod distribution;
 mod docdb_sync;
+mod doors;
 mod email_identities_backfill;
 mod errors;
 mod exports;

@@ -89,6 +89,8 @@ const PUBLIC: &[(&str, &str)] = &[
     ("post", "/auth/claim"),
     ("get", "/svc.js"),
     ("post", "/t/events"),
+    // The provider sends the human back here; the single-use state ties it to the flow.
+    ("get", "/connect/searchco/callback"),
 ];
 
 const HTTP_METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch"];
@@ -430,7 +432,9 @@ fn migrations_carry_the_same_versions_on_both_backends() {
 // - a field whose schema states no rule gets values any string or integer may hold (empty,
 //   blank, 5000 characters, non-ASCII; -1, 0, 10^15) and `null` where it is nullable, and the
 //   server must not refuse them naming the field: a check the schema does not state fails here.
-// The document is the only input, so the test holds for rules added later too.
+// The probes come from the document alone (only the baselines are written here), so the test
+// holds for rules added later too; an operation added with a body, a query or a checked path
+// segment fails it until it has a baseline below.
 // ---------------------------------------------------------------------------------------------
 
 /// Fields whose 400 is about the state of the service, not the shape of the value: no schema
@@ -722,18 +726,14 @@ fn probes(field: &Field) -> Vec<(Change, Expect, String)> {
         };
         if let Some(max) = max {
             refused(json!("a".repeat(max + 1)), "over `maxLength`");
-            if format.is_none() {
-                if let Some(text) = filler(max, pattern.as_ref()) {
-                    taken.push((json!(text), "at `maxLength`".to_owned()));
-                }
+            if let Some(text) = filler(max, pattern.as_ref()).filter(|_| format.is_none()) {
+                taken.push((json!(text), "at `maxLength`".to_owned()));
             }
         }
         if let Some(min) = min.filter(|min| *min > 0) {
             refused(json!("a".repeat(min - 1)), "under `minLength`");
-            if format.is_none() {
-                if let Some(text) = filler(min, pattern.as_ref()) {
-                    taken.push((json!(text), "at `minLength`".to_owned()));
-                }
+            if let Some(text) = filler(min, pattern.as_ref()).filter(|_| format.is_none()) {
+                taken.push((json!(text), "at `minLength`".to_owned()));
             }
         }
         if let Some(re) = &pattern {
@@ -887,7 +887,9 @@ async fn send(
     let mut query: Vec<(String, String)> = probe
         .query
         .iter()
-        .filter(|(name, _)| !matches!(slot, Slot::Query(probed) if probed == name) || change.is_none())
+        .filter(|(name, _)| {
+            !matches!(slot, Slot::Query(probed) if probed == name) || change.is_none()
+        })
         .map(|(name, value)| ((*name).to_owned(), value.clone()))
         .collect();
     match (slot, change) {
@@ -999,12 +1001,12 @@ async fn probe_operation(app: &TestApp, doc: &Value, probe: &Probe) -> Vec<Strin
                 {
                     objects.push((steps.clone(), field.schema.clone()));
                 }
-                if let Some(Value::Array(items)) = &field.baseline {
-                    if items.first().is_some_and(Value::is_object) {
-                        let mut item = steps.clone();
-                        item.push(Step::Index(0));
-                        objects.push((item, resolve(doc, &field.schema["items"]).0));
-                    }
+                if let Some(Value::Array(items)) = &field.baseline
+                    && items.first().is_some_and(Value::is_object)
+                {
+                    let mut item = steps.clone();
+                    item.push(Step::Index(0));
+                    objects.push((item, resolve(doc, &field.schema["items"]).0));
                 }
             }
         }
@@ -1060,12 +1062,12 @@ async fn probe_operation(app: &TestApp, doc: &Value, probe: &Probe) -> Vec<Strin
                 (Slot::Body(steps), Some(body)) => {
                     let mut changed = body.clone();
                     // Rules that hold only together: the other fields first (not for `null`).
-                    if let (Some(Value::Object(patch)), Change::Set(value)) = (&patch, &change) {
-                        if !value.is_null() {
-                            let parent = container(&mut changed, &steps[..steps.len() - 1]);
-                            for (key, value) in patch {
-                                parent[key.as_str()] = value.clone();
-                            }
+                    if let (Some(Value::Object(patch)), Change::Set(value)) = (&patch, &change)
+                        && !value.is_null()
+                    {
+                        let parent = container(&mut changed, &steps[..steps.len() - 1]);
+                        for (key, value) in patch {
+                            parent[key.as_str()] = value.clone();
                         }
                     }
                     set_at(&mut changed, steps, &change);
@@ -1294,7 +1296,11 @@ async fn every_checked_rule_is_stated(backend: Backend) {
     let probed: BTreeSet<(String, String)> = probes
         .iter()
         .map(|p| (p.method.to_owned(), p.path.to_owned()))
-        .chain(UNSHAPED.iter().map(|(method, path, _)| ((*method).to_owned(), (*path).to_owned())))
+        .chain(
+            UNSHAPED
+                .iter()
+                .map(|(method, path, _)| ((*method).to_owned(), (*path).to_owned())),
+        )
         .collect();
     let unprobed: Vec<String> = operations(&doc)
         .into_iter()

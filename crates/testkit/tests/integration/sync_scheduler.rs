@@ -147,7 +147,11 @@ async fn a_slow_and_a_failing_source_never_hold_up_a_healthy_one(backend: Backen
     // gave its slot back, while the slow one is still reading.
     assert_eq!(run_due(&app.state, &app).await, 3);
     assert_eq!(
-        (slow.windows().len(), failing.windows().len(), healthy.windows().len()),
+        (
+            slow.windows().len(),
+            failing.windows().len(),
+            healthy.windows().len()
+        ),
         (1, 1, 1)
     );
     let (healthy_started, _) = healthy.spans()[0];
@@ -166,7 +170,10 @@ async fn a_slow_and_a_failing_source_never_hold_up_a_healthy_one(backend: Backen
     let [slow_id, failing_id, healthy_id] = [&ids[0], &ids[1], &ids[2]];
     for id in [slow_id, healthy_id] {
         let (status, failures, last_sync_at, error, _) = booking(&app, id).await;
-        assert_eq!((status.as_str(), failures, last_sync_at), ("active", 0, Some(now)));
+        assert_eq!(
+            (status.as_str(), failures, last_sync_at),
+            ("active", 0, Some(now))
+        );
         assert_eq!(error, None);
     }
     // The failing one backs off as before: 5 minutes, then twice that.
@@ -196,13 +203,25 @@ async fn failing_connections_wait_behind_healthy_ones(backend: Backend) {
     let (owner, products) = tenant(&app, 1).await;
     let config = serde_json::json!({});
     let failing_id = app
-        .insert_connection(&owner.account_id, &products[0], failing.kind(), &config, false)
+        .insert_connection(
+            &owner.account_id,
+            &products[0],
+            failing.kind(),
+            &config,
+            false,
+        )
         .await;
     assert_eq!(run_due(&app.state, &app).await, 1);
     // The failing connection is due again (and a minute overdue) when a new one arrives.
     app.clock.advance(FIRST_BACKOFF_MS + MINUTE_MS);
     let healthy_id = app
-        .insert_connection(&owner.account_id, &products[0], healthy.kind(), &config, false)
+        .insert_connection(
+            &owner.account_id,
+            &products[0],
+            healthy.kind(),
+            &config,
+            false,
+        )
         .await;
     let due = payback_store::connections::due(&app.state.store, app.clock.now(), 10)
         .await
@@ -224,12 +243,10 @@ async fn two_instances_run_each_due_connection_once(backend: Backend) {
         fake.delay_reads(Duration::from_millis(100));
     }
     let app = spawn(backend, 3, everywhere(&here)).await;
-    let mut other = payback_server::build_state(
-        (*app.state.config).clone(),
-        Arc::new(app.clock.clone()),
-    )
-    .await
-    .unwrap();
+    let mut other =
+        payback_server::build_state((*app.state.config).clone(), Arc::new(app.clock.clone()))
+            .await
+            .unwrap();
     register(&mut other, &everywhere(&there));
     let (owner, products) = tenant(&app, 4).await;
     let ids = connect_all(&app, &owner, &products).await;
@@ -243,6 +260,14 @@ async fn two_instances_run_each_due_connection_once(backend: Backend) {
     assert!(a > 0 && b > 0, "one instance did all the work: {a} and {b}");
     assert_eq!(ran_at(&app, app.clock.now().millis()).await, 12);
     assert!(here.most_in_flight() <= 3 && there.most_in_flight() <= 3);
+    // A pass that read the due list before these runs were booked cannot claim one again: the
+    // lease is free, but the connection is no longer due.
+    for id in &ids {
+        let claimed = payback_store::connections::claim(&other.store, id, app.clock.now())
+            .await
+            .unwrap();
+        assert!(!claimed, "{id} claimed after its run");
+    }
     // Nothing is due any more, on either instance.
     let (a, b) = tokio::join!(run_due(&app.state, &app), run_due(&other, &app));
     assert_eq!((a, b), (0, 0));

@@ -157,7 +157,7 @@ export function GoogleAdsGrant({
       ) : status.status === 'error' ? (
         <>
           <p role="alert" class="error-note" data-grant="error">
-            Google Ads was not connected: {status.error ?? 'the grant ended in an error'}.
+            Google Ads was not connected: {(status.error ?? 'the grant ended in an error').replace(/\.$/, '')}.
           </p>
           <GoogleAdsConnect slug={slug} reconnect={false} />
         </>

@@ -57,6 +57,11 @@ export function ApprovedList({
   );
 }
 
+/** A reason or error as the end of a sentence (without a period of its own). */
+function clause(text: string | null | undefined, none: string): string {
+  return (text ?? none).replace(/\.$/, '');
+}
+
 /** Seconds as a rough wait: "30 s", "4 min", "1 h". */
 function wait(seconds: number): string {
   if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
@@ -86,7 +91,7 @@ export function ExecutionNote({ execution, currency }: { execution: Execution; c
         <>
           Sending to {network}
           {attempts > 0 ? ` (${attempts} ${attempts === 1 ? 'try' : 'tries'} so far)` : ''}.
-          {execution.error && <> The last try failed: {execution.error}.</>}
+          {execution.error && <> The last try failed: {clause(execution.error, '')}.</>}
           {typeof execution.next_attempt_in_seconds === 'number' && (
             <> Next try about {wait(execution.next_attempt_in_seconds)} after the last one.</>
           )}
@@ -119,18 +124,18 @@ export function ExecutionNote({ execution, currency }: { execution: Execution; c
     case 'refused':
       body = (
         <>
-          {network} refused the change: {execution.reason ?? execution.error ?? 'no reason given'}. The budget there is
+          {network} refused the change: {clause(execution.reason ?? execution.error, 'no reason given')}. The budget there is
           unchanged.
         </>
       );
       break;
     case 'not_applied':
-      body = <>Not applied: {execution.reason ?? execution.error ?? 'no reason given'}.</>;
+      body = <>Not applied: {clause(execution.reason ?? execution.error, 'no reason given')}.</>;
       break;
     case 'failed':
       body = (
         <>
-          Failed after {attempts} {attempts === 1 ? 'try' : 'tries'}: {execution.error ?? 'no error given'}.
+          Failed after {attempts} {attempts === 1 ? 'try' : 'tries'}: {clause(execution.error, 'no error given')}.
         </>
       );
       break;

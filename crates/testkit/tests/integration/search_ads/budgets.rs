@@ -55,9 +55,13 @@ async fn an_approval_changes_the_budget(backend: Backend) {
     let id = propose(&app, &key, proposal(Some("111"), 4_250)).await;
     // A human's session proposing is a proposal too: it waits like the agent's.
     let by_session = propose(&app, &owner.token, proposal(Some("111"), 3_000)).await;
-    app.post(&format!("/queue/{by_session}/reject"), Some(&owner.token), json!({}))
-        .await
-        .expect(200);
+    app.post(
+        &format!("/queue/{by_session}/reject"),
+        Some(&owner.token),
+        json!({}),
+    )
+    .await
+    .expect(200);
     // Proposing (key or session), the agent's refused approval and every job pass reach
     // nothing at Google.
     app.post(&format!("/queue/{id}/approve"), Some(&key), json!({}))
@@ -72,15 +76,22 @@ async fn an_approval_changes_the_budget(backend: Backend) {
     assert!(google.requests_to("campaignBudgets:mutate").is_empty());
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(20_000_000));
 
-    app.post(&format!("/queue/{id}/approve"), Some(&owner.token), json!({}))
-        .await
-        .expect(200);
+    app.post(
+        &format!("/queue/{id}/approve"),
+        Some(&owner.token),
+        json!({}),
+    )
+    .await
+    .expect(200);
     // The exact micros, on the campaign's own budget.
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(42_500_000));
     assert_eq!(google.budget_micros(CUSTOMER, PMAX), Some(30_000_000));
     let mutates = google.requests_to("campaignBudgets:mutate");
     assert_eq!(mutates.len(), 1);
-    assert_eq!(mutates[0].header("developer-token"), Some(google.developer_token()));
+    assert_eq!(
+        mutates[0].header("developer-token"),
+        Some(google.developer_token())
+    );
     let execution = execution_of(&app, &owner.token, &id).await;
     assert_eq!(execution["state"], "applied", "{execution}");
     assert_eq!(execution["before_cents"], 2_000);
@@ -96,11 +107,18 @@ async fn an_approval_changes_the_budget(backend: Backend) {
 
     // The same target again is applied with nothing sent.
     let again = propose(&app, &key, proposal(Some("111"), 4_250)).await;
-    app.post(&format!("/queue/{again}/approve"), Some(&owner.token), json!({}))
-        .await
-        .expect(200);
+    app.post(
+        &format!("/queue/{again}/approve"),
+        Some(&owner.token),
+        json!({}),
+    )
+    .await
+    .expect(200);
     assert_eq!(google.requests_to("campaignBudgets:mutate").len(), 1);
-    assert_eq!(execution_of(&app, &owner.token, &again).await["state"], "applied");
+    assert_eq!(
+        execution_of(&app, &owner.token, &again).await["state"],
+        "applied"
+    );
 }
 
 per_backend!(an_approval_changes_the_budget);
@@ -130,9 +148,13 @@ async fn refusals_change_nothing(backend: Backend) {
         (None, "campaign"),
     ] {
         let id = propose(&app, &key, proposal(campaign, 3_000)).await;
-        app.post(&format!("/queue/{id}/approve"), Some(&owner.token), json!({}))
-            .await
-            .expect(200);
+        app.post(
+            &format!("/queue/{id}/approve"),
+            Some(&owner.token),
+            json!({}),
+        )
+        .await
+        .expect(200);
         let execution = execution_of(&app, &owner.token, &id).await;
         assert_eq!(execution["state"], "refused", "{execution}");
         let reason = execution["reason"].as_str().unwrap().to_lowercase();

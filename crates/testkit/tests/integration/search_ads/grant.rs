@@ -48,7 +48,11 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     assert_eq!(param("code_challenge_method").as_deref(), Some("S256"));
     assert_eq!(param("state").as_deref(), Some(state.as_str()));
     assert_eq!(param("client_id").as_deref(), Some(google.client_id()));
-    assert!(param("scope").unwrap().contains("https://www.googleapis.com/auth/adwords"));
+    assert!(
+        param("scope")
+            .unwrap()
+            .contains("https://www.googleapis.com/auth/adwords")
+    );
     assert_eq!(
         param("redirect_uri").unwrap(),
         app.url("/connect/searchco/callback")
@@ -56,7 +60,10 @@ async fn a_founder_connects_search_ads(backend: Backend) {
 
     // Before consent: pending, nothing to choose, nothing to select.
     let status = app
-        .get(&format!("/connect/searchco/status?state={state}"), Some(&owner.token))
+        .get(
+            &format!("/connect/searchco/status?state={state}"),
+            Some(&owner.token),
+        )
         .await
         .expect(200)
         .clone();
@@ -68,7 +75,10 @@ async fn a_founder_connects_search_ads(backend: Backend) {
         json!({ "state": state, "ads_customer_id": "1234567890" }),
     )
     .await
-    .expect_error(409, "the human has not completed consent yet; poll status until it is complete");
+    .expect_error(
+        409,
+        "the human has not completed consent yet; poll status until it is complete",
+    );
 
     // The human consents; the callback exchanges the code with the PKCE verifier.
     let back = google.authorize(auth_url.as_str()).await;
@@ -88,12 +98,18 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     assert!(replay.text().await.unwrap().contains("already used"));
 
     let status = app
-        .get(&format!("/connect/searchco/status?state={state}"), Some(&owner.token))
+        .get(
+            &format!("/connect/searchco/status?state={state}"),
+            Some(&owner.token),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(status["status"], "complete");
-    let customers = status["options"]["ads_customers"].as_array().unwrap().clone();
+    let customers = status["options"]["ads_customers"]
+        .as_array()
+        .unwrap()
+        .clone();
     let by_id = |id: &str| {
         customers
             .iter()
@@ -124,11 +140,18 @@ async fn a_founder_connects_search_ads(backend: Backend) {
         json!({ "state": state, "ads_customer_id": "42" }),
     )
     .await
-    .expect_error(400, "ads_customer_id: 42 is not an account this grant reaches");
+    .expect_error(
+        400,
+        "ads_customer_id: 42 is not an account this grant reaches",
+    );
     // Several accounts and none named: the person must choose.
-    app.post("/connect/searchco/select", Some(&owner.token), json!({ "state": state }))
-        .await
-        .expect_error(400, "ads_customer_id: choose one of 1234567890, 5550002222");
+    app.post(
+        "/connect/searchco/select",
+        Some(&owner.token),
+        json!({ "state": state }),
+    )
+    .await
+    .expect_error(400, "ads_customer_id: choose one of 1234567890, 5550002222");
 
     let selected = app
         .post(
@@ -155,7 +178,11 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     assert_eq!(connection["status"], "active");
     assert_eq!(connection["config"]["customer_id"], "1234567890");
     // No token anywhere in what the API shows.
-    let shown = app.get("/connections", Some(&owner.token)).await.expect(200).to_string();
+    let shown = app
+        .get("/connections", Some(&owner.token))
+        .await
+        .expect(200)
+        .to_string();
     assert!(!shown.contains("refresh"), "{shown}");
     let actions: Vec<String> = app
         .history(&owner.token, "?limit=50")
@@ -164,7 +191,10 @@ async fn a_founder_connects_search_ads(backend: Backend) {
         .map(|e| e["action"].as_str().unwrap().to_owned())
         .collect();
     assert!(actions.contains(&"connect.start".to_owned()), "{actions:?}");
-    assert!(actions.contains(&"connection.connect".to_owned()), "{actions:?}");
+    assert!(
+        actions.contains(&"connection.connect".to_owned()),
+        "{actions:?}"
+    );
 }
 
 per_backend!(a_founder_connects_search_ads);
@@ -184,12 +214,17 @@ async fn the_dashboard_is_sent_back_to_the_connections_page(backend: Backend) {
         .expect(200)
         .clone();
     let state = started["state"].as_str().unwrap();
-    let back = google.authorize(started["auth_url"].as_str().unwrap()).await;
+    let back = google
+        .authorize(started["auth_url"].as_str().unwrap())
+        .await;
     let answer = app.client.get(&back).send().await.unwrap();
     assert_eq!(answer.status().as_u16(), 302);
     assert_eq!(
         answer.headers()["location"].to_str().unwrap(),
-        format!("{}/#/p/shop/connections?searchco_state={state}", app.base_url)
+        format!(
+            "{}/#/p/shop/connections?searchco_state={state}",
+            app.base_url
+        )
     );
 }
 
@@ -231,9 +266,12 @@ async fn refusals_of_the_flow(backend: Backend) {
     .await
     .expect(404);
     let state = consent(&app, &google, &owner.token).await;
-    app.get(&format!("/connect/searchco/status?state={state}"), Some(&other.token))
-        .await
-        .expect(404);
+    app.get(
+        &format!("/connect/searchco/status?state={state}"),
+        Some(&other.token),
+    )
+    .await
+    .expect(404);
     app.post(
         "/connect/searchco/select",
         Some(&other.token),
@@ -241,9 +279,12 @@ async fn refusals_of_the_flow(backend: Backend) {
     )
     .await
     .expect(404);
-    app.get("/connect/searchco/status?state=sc_unknown", Some(&owner.token))
-        .await
-        .expect(404);
+    app.get(
+        "/connect/searchco/status?state=sc_unknown",
+        Some(&owner.token),
+    )
+    .await
+    .expect(404);
     // No bearer at all.
     app.get(&format!("/connect/searchco/status?state={state}"), None)
         .await
@@ -261,16 +302,26 @@ async fn refusals_of_the_flow(backend: Backend) {
         .expect(200)
         .clone();
     let refused_state = refused["state"].as_str().unwrap();
-    let back = google.authorize(refused["auth_url"].as_str().unwrap()).await;
+    let back = google
+        .authorize(refused["auth_url"].as_str().unwrap())
+        .await;
     let page = app.client.get(&back).send().await.unwrap();
     assert_eq!(page.status().as_u16(), 400);
     let status = app
-        .get(&format!("/connect/searchco/status?state={refused_state}"), Some(&owner.token))
+        .get(
+            &format!("/connect/searchco/status?state={refused_state}"),
+            Some(&owner.token),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(status["status"], "error");
-    assert!(status["error"].as_str().unwrap().contains("consent was refused"));
+    assert!(
+        status["error"]
+            .as_str()
+            .unwrap()
+            .contains("consent was refused")
+    );
     app.post(
         "/connect/searchco/select",
         Some(&owner.token),
@@ -294,7 +345,10 @@ async fn refusals_of_the_flow(backend: Backend) {
     let back = google.authorize(late["auth_url"].as_str().unwrap()).await;
     app.clock.advance(16 * 60_000);
     let status = app
-        .get(&format!("/connect/searchco/status?state={late_state}"), Some(&owner.token))
+        .get(
+            &format!("/connect/searchco/status?state={late_state}"),
+            Some(&owner.token),
+        )
         .await
         .expect(200)
         .clone();

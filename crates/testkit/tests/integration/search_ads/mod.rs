@@ -66,7 +66,10 @@ fn seed(google: &FakeGoogle) {
     google.add_customer(CustomerSeed::new(CUSTOMER, "Shop Ads", "USD"));
     google.add_customer(CustomerSeed::manager_account(MANAGER, "Agency", "USD"));
     google.add_customer(CustomerSeed::new(MANAGED, "Client of agency", "USD").under(MANAGER));
-    google.add_campaign(CUSTOMER, CampaignSeed::new(SEARCH, "Search brand", 20_000_000));
+    google.add_campaign(
+        CUSTOMER,
+        CampaignSeed::new(SEARCH, "Search brand", 20_000_000),
+    );
     google.add_campaign(
         CUSTOMER,
         CampaignSeed::new(PMAX, "Everywhere", 30_000_000).performance_max(),
@@ -88,11 +91,36 @@ fn spend_day(google: &FakeGoogle, day: &str, scale: i64) {
         ad_group,
         criterion,
     };
-    google.add_daily(CUSTOMER, day, ad(11, 1_001), Metrics::new(4_000_000 * scale, 100, 10));
-    google.add_daily(CUSTOMER, day, ad(11, 1_002), Metrics::new(1_500_000 * scale, 50, 5));
-    google.add_daily(CUSTOMER, day, ad(12, 1_003), Metrics::new(2_250_000 * scale, 80, 4));
-    google.add_daily(CUSTOMER, day, keyword(11, 501), Metrics::new(5_000_000 * scale, 140, 14));
-    google.add_daily(CUSTOMER, day, keyword(12, 502), Metrics::new(2_000_000 * scale, 70, 3));
+    google.add_daily(
+        CUSTOMER,
+        day,
+        ad(11, 1_001),
+        Metrics::new(4_000_000 * scale, 100, 10),
+    );
+    google.add_daily(
+        CUSTOMER,
+        day,
+        ad(11, 1_002),
+        Metrics::new(1_500_000 * scale, 50, 5),
+    );
+    google.add_daily(
+        CUSTOMER,
+        day,
+        ad(12, 1_003),
+        Metrics::new(2_250_000 * scale, 80, 4),
+    );
+    google.add_daily(
+        CUSTOMER,
+        day,
+        keyword(11, 501),
+        Metrics::new(5_000_000 * scale, 140, 14),
+    );
+    google.add_daily(
+        CUSTOMER,
+        day,
+        keyword(12, 502),
+        Metrics::new(2_000_000 * scale, 70, 3),
+    );
     google.add_daily(
         CUSTOMER,
         day,
@@ -125,9 +153,16 @@ async fn consent(app: &TestApp, google: &FakeGoogle, token: &str) -> String {
         .expect(200)
         .clone();
     let state = started["state"].as_str().unwrap().to_owned();
-    let back = google.authorize(started["auth_url"].as_str().unwrap()).await;
+    let back = google
+        .authorize(started["auth_url"].as_str().unwrap())
+        .await;
     let page = app.client.get(&back).send().await.unwrap();
-    assert_eq!(page.status().as_u16(), 200, "{}", page.text().await.unwrap());
+    assert_eq!(
+        page.status().as_u16(),
+        200,
+        "{}",
+        page.text().await.unwrap()
+    );
     state
 }
 
@@ -148,7 +183,11 @@ async fn connect(app: &TestApp, google: &FakeGoogle, token: &str) -> Value {
 }
 
 async fn search_ads_connection(app: &TestApp, token: &str) -> Value {
-    let listed = app.get("/connections", Some(token)).await.expect(200).clone();
+    let listed = app
+        .get("/connections", Some(token))
+        .await
+        .expect(200)
+        .clone();
     listed
         .as_array()
         .unwrap()

@@ -144,7 +144,10 @@ async fn spend_lands_at_every_level(backend: Backend) {
     // at connect time looked at the others).
     let searches = google.requests_to(":search");
     for request in &searches {
-        assert_eq!(request.header("developer-token"), Some(google.developer_token()));
+        assert_eq!(
+            request.header("developer-token"),
+            Some(google.developer_token())
+        );
     }
     assert!(
         searches
@@ -157,7 +160,10 @@ async fn spend_lands_at_every_level(backend: Backend) {
     google.add_daily(
         CUSTOMER,
         "2026-11-20",
-        Breakdown::Ad { ad_group: 11, ad: 1_001 },
+        Breakdown::Ad {
+            ad_group: 11,
+            ad: 1_001,
+        },
         Metrics::new(1_000_000, 20, 2),
     );
     google.add_daily(
@@ -192,7 +198,10 @@ async fn quota_errors_and_a_revoked_grant(backend: Backend) {
     let connection = search_ads_connection(&app, &owner.token).await;
     assert_eq!(connection["status"], "error");
     let error = connection["last_error"].as_str().unwrap().to_lowercase();
-    assert!(error.contains("rate limited") || error.contains("quota"), "{error}");
+    assert!(
+        error.contains("rate limited") || error.contains("quota"),
+        "{error}"
+    );
     let (spend, _) = reported(&app, &owner.token, "campaign").await;
     assert!(spend.is_empty(), "{spend:?}");
 
@@ -202,7 +211,12 @@ async fn quota_errors_and_a_revoked_grant(backend: Backend) {
     let connection = search_ads_connection(&app, &owner.token).await;
     assert_eq!(connection["status"], "active", "{connection}");
     let (_, total) = reported(&app, &owner.token, "campaign").await;
-    assert_eq!(total, expected("campaign", &[("2026-11-20", 1)]).values().sum::<i64>());
+    assert_eq!(
+        total,
+        expected("campaign", &[("2026-11-20", 1)])
+            .values()
+            .sum::<i64>()
+    );
 
     // The founder revokes Payback's access at Google: the connection says to reconnect.
     google.revoke_all();

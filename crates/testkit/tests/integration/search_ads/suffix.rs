@@ -11,7 +11,9 @@ const PATH: &str = "/products/shop/connections/search-ads/url-suffix";
 
 async fn the_suffix_is_read_and_completed(backend: Backend) {
     let google = FakeGoogle::spawn().await;
-    google.add_customer(CustomerSeed::new(CUSTOMER, "Shop Ads", "USD").final_url_suffix("ref=partner"));
+    google.add_customer(
+        CustomerSeed::new(CUSTOMER, "Shop Ads", "USD").final_url_suffix("ref=partner"),
+    );
     let app = spawn(backend, &google).await;
     let (owner, key) = founder(&app).await;
     // No connection yet.
@@ -28,8 +30,14 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     assert!(report["read_error"].is_null());
     assert!(report["deployed_at"].is_null());
     let recommended = report["recommended_suffix"].as_str().unwrap().to_owned();
-    assert!(recommended.contains("utm_campaign={campaignid}"), "{recommended}");
-    assert!(recommended.contains("utm_content={creative}"), "{recommended}");
+    assert!(
+        recommended.contains("utm_campaign={campaignid}"),
+        "{recommended}"
+    );
+    assert!(
+        recommended.contains("utm_content={creative}"),
+        "{recommended}"
+    );
     assert_eq!(
         report["proposed_suffix"],
         format!("ref=partner&{recommended}").as_str()
@@ -37,9 +45,16 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     let missing = report["missing"].as_array().unwrap().len();
     assert!(missing >= 4, "{report}");
     // Reading wrote nothing.
-    assert_eq!(google.final_url_suffix(CUSTOMER).as_deref(), Some("ref=partner"));
+    assert_eq!(
+        google.final_url_suffix(CUSTOMER).as_deref(),
+        Some("ref=partner")
+    );
 
-    let written = app.post(PATH, Some(&key), json!({})).await.expect(200).clone();
+    let written = app
+        .post(PATH, Some(&key), json!({}))
+        .await
+        .expect(200)
+        .clone();
     assert_eq!(written["ok"], true);
     assert_eq!(written["already_complete"], false);
     assert_eq!(written["added"].as_array().unwrap().len(), missing);
@@ -53,7 +68,11 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     assert_eq!(after["missing"], json!([]));
     assert_eq!(after["deployed_at"], "2026-11-21T12:00:00.000Z");
     // Complete: a second call writes nothing.
-    let again = app.post(PATH, Some(&key), json!({})).await.expect(200).clone();
+    let again = app
+        .post(PATH, Some(&key), json!({}))
+        .await
+        .expect(200)
+        .clone();
     assert_eq!(again["already_complete"], true);
     assert_eq!(again["added"], json!([]));
     let audited: Vec<_> = app
@@ -68,7 +87,9 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     // Another account's product answers 404.
     let other = app.signup_verified("other@example.com").await;
     app.get(PATH, Some(&other.token)).await.expect(404);
-    app.post(PATH, Some(&other.token), json!({})).await.expect(404);
+    app.post(PATH, Some(&other.token), json!({}))
+        .await
+        .expect(404);
 }
 
 per_backend!(the_suffix_is_read_and_completed);
@@ -107,19 +128,34 @@ async fn test_and_disconnect(backend: Backend) {
     connect(&app, &google, &owner.token).await;
 
     let tested = app
-        .post("/products/shop/connections/search-ads/test", Some(&key), json!({}))
+        .post(
+            "/products/shop/connections/search-ads/test",
+            Some(&key),
+            json!({}),
+        )
         .await
         .expect(200)
         .clone();
     assert_eq!(tested["ok"], true, "{tested}");
-    assert!(tested["detail"].as_str().unwrap().contains("123-456-7890"), "{tested}");
+    assert!(
+        tested["detail"].as_str().unwrap().contains("123-456-7890"),
+        "{tested}"
+    );
     // Search ads sync on their own schedule only.
-    app.post("/products/shop/connections/search-ads/sync", Some(&key), json!({}))
-        .await
-        .expect(400);
+    app.post(
+        "/products/shop/connections/search-ads/sync",
+        Some(&key),
+        json!({}),
+    )
+    .await
+    .expect(400);
 
     let gone = app
-        .post("/products/shop/connections/search-ads/disconnect", Some(&key), json!({}))
+        .post(
+            "/products/shop/connections/search-ads/disconnect",
+            Some(&key),
+            json!({}),
+        )
         .await
         .expect(200)
         .clone();
@@ -132,4 +168,3 @@ async fn test_and_disconnect(backend: Backend) {
 }
 
 per_backend!(test_and_disconnect);
-
