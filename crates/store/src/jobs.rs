@@ -51,8 +51,9 @@ pub async fn claim(
     let Some((due_at, consecutive_failures)) = due else {
         return Ok(None);
     };
-    // The second guard: a scheduled run is recorded once; if it already was (a lease that
-    // expired mid-run and was taken over), this claim does not run it again.
+    // The second guard: a scheduled run is recorded once, so two runners never both start it
+    // from a fresh lease; a run whose lease expired before it finished is taken over below
+    // (every job is written to be safe to repeat: conditional updates, one card per key).
     let recorded = on_db!(db, pool => sqlx::query(
         "INSERT INTO job_runs (job, due_at, runner, started_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (job, due_at) DO NOTHING")
@@ -63,7 +64,20 @@ pub async fn claim(
         .execute(pool)
         .await.map(|done| done.rows_affected()))?;
     if recorded == 0 {
-        return Ok(None);
+        // This scheduled run was started before by a runner whose lease then expired (it died,
+        // or ran past the lease): the run is taken over when it never finished. A finished one
+        // always moved `next_run_at` on, so it cannot be due again.
+        let taken_over = on_db!(db, pool => sqlx::query(
+            "UPDATE job_runs SET runner = $1, started_at = $2 WHERE job = $3 AND due_at = $4 AND finished_at IS NULL")
+            .bind(runner)
+            .bind(now.millis())
+            .bind(job)
+            .bind(due_at)
+            .execute(pool)
+            .await.map(|done| done.rows_affected()))?;
+        if taken_over == 0 {
+            return Ok(None);
+        }
     }
     Ok(Some(Claim {
         job: job.to_owned(),
@@ -100,13 +114,13 @@ pub async fn finish(
          last_ok_at = CASE WHEN $3 THEN $2 ELSE last_ok_at END, \
          consecutive_failures = CASE WHEN $3 THEN 0 ELSE consecutive_failures + 1 END, \
          last_error = CASE WHEN $3 THEN NULL ELSE $4 END \
-         WHERE job = $5 AND lease_owner = $6")
+         WHERE job = $5 AND next_run_at = $6")
         .bind(next_due.millis())
         .bind(now.millis())
         .bind(ok)
         .bind(if ok { None } else { Some(detail) })
         .bind(&claim.job)
-        .bind(&claim.runner)
+        .bind(claim.due_at)
         .execute(pool)
         .await.map(|done| done.rows_affected()))?;
     Ok(())

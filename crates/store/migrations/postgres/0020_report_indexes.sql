@@ -376,11 +376,11 @@ BEGIN
         PERFORM identity_channels_moved(array_agg(product_id), array_agg(identity), array_agg(first_channel),
             array_agg(''::TEXT)) FROM old_rows WHERE first_channel IS NOT NULL AND first_channel <> '';
     ELSE
-        PERFORM identity_days_add(array_agg(product_id), array_agg(seen_day), array_agg(acquired_day),
-            array_agg(channel), array_agg(revenue), array_agg(sign))
+        PERFORM identity_days_add(array_agg(c.product_id), array_agg(v.seen_day), array_agg(v.acquired_day),
+            array_agg(v.channel), array_agg(v.revenue), array_agg(v.sign))
         FROM (SELECT o.product_id, payback_day(COALESCE(o.last_seen_at, o.first_seen_at)) AS seen_day,
                      CASE WHEN o.acquired_at IS NOT NULL THEN o.acquired_day END AS acquired_day,
-                     COALESCE(o.first_channel, '') AS channel, o.revenue_cents AS revenue, -1::BIGINT AS sign,
+                     COALESCE(o.first_channel, '') AS channel, o.revenue_cents AS revenue,
                      payback_day(COALESCE(n.last_seen_at, n.first_seen_at)) AS new_seen_day,
                      CASE WHEN n.acquired_at IS NOT NULL THEN n.acquired_day END AS new_acquired_day,
                      COALESCE(n.first_channel, '') AS new_channel, n.revenue_cents AS new_revenue

@@ -141,10 +141,10 @@ BEGIN
            NEW.plain_events, NEW.plain_value
     WHERE true
     ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET
-        events = events + excluded.events, identities = identities + 1, lasts = lasts + excluded.lasts,
-        plain_events = plain_events + excluded.plain_events, plain_value = plain_value + excluded.plain_value;
+        events = stage_channel_days.events + excluded.events, identities = stage_channel_days.identities + 1, lasts = stage_channel_days.lasts + excluded.lasts,
+        plain_events = stage_channel_days.plain_events + excluded.plain_events, plain_value = stage_channel_days.plain_value + excluded.plain_value;
     -- The day it replaces as the latest.
-    UPDATE stage_channel_days SET lasts = lasts - 1
+    UPDATE stage_channel_days SET lasts = stage_channel_days.lasts - 1
     WHERE product_id = NEW.product_id AND stage = NEW.stage
       AND channel = COALESCE((SELECT first_channel FROM identity_profiles
                               WHERE product_id = NEW.product_id AND identity = NEW.identity), '')
@@ -156,9 +156,9 @@ END;
 
 CREATE TRIGGER stage_identity_days_updated AFTER UPDATE OF events, plain_events, plain_value ON stage_identity_days
 BEGIN
-    UPDATE stage_channel_days SET events = events + NEW.events - OLD.events,
-        plain_events = plain_events + NEW.plain_events - OLD.plain_events,
-        plain_value = plain_value + NEW.plain_value - OLD.plain_value
+    UPDATE stage_channel_days SET events = stage_channel_days.events + NEW.events - OLD.events,
+        plain_events = stage_channel_days.plain_events + NEW.plain_events - OLD.plain_events,
+        plain_value = stage_channel_days.plain_value + NEW.plain_value - OLD.plain_value
     WHERE product_id = NEW.product_id AND day = NEW.day AND stage = NEW.stage
       AND channel = COALESCE((SELECT first_channel FROM identity_profiles
                               WHERE product_id = NEW.product_id AND identity = NEW.identity), '');
@@ -166,15 +166,15 @@ END;
 
 CREATE TRIGGER stage_identity_days_deleted AFTER DELETE ON stage_identity_days
 BEGIN
-    UPDATE stage_channel_days SET events = events - OLD.events, identities = identities - 1,
-        lasts = lasts - (NOT EXISTS (SELECT 1 FROM stage_identity_days WHERE product_id = OLD.product_id
+    UPDATE stage_channel_days SET events = stage_channel_days.events - OLD.events, identities = stage_channel_days.identities - 1,
+        lasts = stage_channel_days.lasts - (NOT EXISTS (SELECT 1 FROM stage_identity_days WHERE product_id = OLD.product_id
                                      AND identity = OLD.identity AND stage = OLD.stage AND day > OLD.day)),
-        plain_events = plain_events - OLD.plain_events, plain_value = plain_value - OLD.plain_value
+        plain_events = stage_channel_days.plain_events - OLD.plain_events, plain_value = stage_channel_days.plain_value - OLD.plain_value
     WHERE product_id = OLD.product_id AND day = OLD.day AND stage = OLD.stage
       AND channel = COALESCE((SELECT first_channel FROM identity_profiles
                               WHERE product_id = OLD.product_id AND identity = OLD.identity), '');
     -- The identity's day before it becomes the latest.
-    UPDATE stage_channel_days SET lasts = lasts + 1
+    UPDATE stage_channel_days SET lasts = stage_channel_days.lasts + 1
     WHERE product_id = OLD.product_id AND stage = OLD.stage
       AND channel = COALESCE((SELECT first_channel FROM identity_profiles
                               WHERE product_id = OLD.product_id AND identity = OLD.identity), '')
@@ -209,12 +209,12 @@ BEGIN
                   WHERE product_id = NEW.product_id AND identity = NEW.identity) AS first_channel) AS p
     WHERE true
     ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET
-        rows = rows + 1, cents = cents + excluded.cents;
+        rows = revenue_days.rows + 1, cents = revenue_days.cents + excluded.cents;
 END;
 
 CREATE TRIGGER transactions_deleted AFTER DELETE ON transactions
 BEGIN
-    UPDATE revenue_days SET rows = rows - 1, cents = cents - OLD.amount_cents
+    UPDATE revenue_days SET rows = revenue_days.rows - 1, cents = revenue_days.cents - OLD.amount_cents
     WHERE (product_id, day, first_channel, last_channel, identified) = (
         SELECT OLD.product_id, OLD.day, COALESCE(p.first_channel, ''), COALESCE(OLD.last_channel, p.first_channel, ''),
                OLD.identity IS NOT NULL
@@ -226,7 +226,7 @@ CREATE TRIGGER transactions_updated AFTER UPDATE OF identity, day, last_channel,
 WHEN OLD.identity IS NOT NEW.identity OR OLD.day IS NOT NEW.day OR OLD.last_channel IS NOT NEW.last_channel
      OR OLD.amount_cents IS NOT NEW.amount_cents
 BEGIN
-    UPDATE revenue_days SET rows = rows - 1, cents = cents - OLD.amount_cents
+    UPDATE revenue_days SET rows = revenue_days.rows - 1, cents = revenue_days.cents - OLD.amount_cents
     WHERE (product_id, day, first_channel, last_channel, identified) = (
         SELECT OLD.product_id, OLD.day, COALESCE(p.first_channel, ''), COALESCE(OLD.last_channel, p.first_channel, ''),
                OLD.identity IS NOT NULL
@@ -239,7 +239,7 @@ BEGIN
                   WHERE product_id = NEW.product_id AND identity = NEW.identity) AS first_channel) AS p
     WHERE true
     ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET
-        rows = rows + 1, cents = cents + excluded.cents;
+        rows = revenue_days.rows + 1, cents = revenue_days.cents + excluded.cents;
 END;
 
 -- A profile's own contributions: seen on its last day, acquired on its acquisition day, the
@@ -253,27 +253,27 @@ BEGIN
                  - ((COALESCE(NEW.last_seen_at, NEW.first_seen_at) % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch'),
            COALESCE(NEW.first_channel, ''), 1, 0, 0
     WHERE true
-    ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = seen + 1;
+    ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = identity_days.seen + 1;
     INSERT INTO identity_days (product_id, day, channel, seen, acquired, acquired_revenue)
     SELECT NEW.product_id, NEW.acquired_day, COALESCE(NEW.first_channel, ''), 0, 1, NEW.revenue_cents
     WHERE NEW.acquired_at IS NOT NULL
-    ON CONFLICT (product_id, day, channel) DO UPDATE SET acquired = acquired + 1,
-        acquired_revenue = acquired_revenue + excluded.acquired_revenue;
+    ON CONFLICT (product_id, day, channel) DO UPDATE SET acquired = identity_days.acquired + 1,
+        acquired_revenue = identity_days.acquired_revenue + excluded.acquired_revenue;
     INSERT INTO customer_totals (product_id, customers, revenue)
     SELECT NEW.product_id, 1, NEW.revenue_cents WHERE NEW.acquired_at IS NOT NULL
-    ON CONFLICT (product_id) DO UPDATE SET customers = customers + 1, revenue = revenue + excluded.revenue;
+    ON CONFLICT (product_id) DO UPDATE SET customers = customer_totals.customers + 1, revenue = customer_totals.revenue + excluded.revenue;
 END;
 
 CREATE TRIGGER identity_profiles_deleted AFTER DELETE ON identity_profiles
 BEGIN
-    UPDATE identity_days SET seen = seen - 1
+    UPDATE identity_days SET seen = identity_days.seen - 1
     WHERE product_id = OLD.product_id AND channel = COALESCE(OLD.first_channel, '')
       AND day = date((COALESCE(OLD.last_seen_at, OLD.first_seen_at)
                       - ((COALESCE(OLD.last_seen_at, OLD.first_seen_at) % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch');
-    UPDATE identity_days SET acquired = acquired - 1, acquired_revenue = acquired_revenue - OLD.revenue_cents
+    UPDATE identity_days SET acquired = identity_days.acquired - 1, acquired_revenue = identity_days.acquired_revenue - OLD.revenue_cents
     WHERE OLD.acquired_at IS NOT NULL AND product_id = OLD.product_id AND day = OLD.acquired_day
       AND channel = COALESCE(OLD.first_channel, '');
-    UPDATE customer_totals SET customers = customers - 1, revenue = revenue - OLD.revenue_cents
+    UPDATE customer_totals SET customers = customer_totals.customers - 1, revenue = customer_totals.revenue - OLD.revenue_cents
     WHERE OLD.acquired_at IS NOT NULL AND product_id = OLD.product_id;
 END;
 
@@ -285,11 +285,11 @@ WHEN OLD.first_channel IS NOT NEW.first_channel OR OLD.acquired_at IS NOT NEW.ac
         IS NOT date((COALESCE(NEW.last_seen_at, NEW.first_seen_at)
               - ((COALESCE(NEW.last_seen_at, NEW.first_seen_at) % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch')
 BEGIN
-    UPDATE identity_days SET seen = seen - 1
+    UPDATE identity_days SET seen = identity_days.seen - 1
     WHERE product_id = OLD.product_id AND channel = COALESCE(OLD.first_channel, '')
       AND day = date((COALESCE(OLD.last_seen_at, OLD.first_seen_at)
                       - ((COALESCE(OLD.last_seen_at, OLD.first_seen_at) % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch');
-    UPDATE identity_days SET acquired = acquired - 1, acquired_revenue = acquired_revenue - OLD.revenue_cents
+    UPDATE identity_days SET acquired = identity_days.acquired - 1, acquired_revenue = identity_days.acquired_revenue - OLD.revenue_cents
     WHERE OLD.acquired_at IS NOT NULL AND product_id = OLD.product_id AND day = OLD.acquired_day
       AND channel = COALESCE(OLD.first_channel, '');
     INSERT INTO identity_days (product_id, day, channel, seen, acquired, acquired_revenue)
@@ -298,20 +298,20 @@ BEGIN
                  - ((COALESCE(NEW.last_seen_at, NEW.first_seen_at) % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch'),
            COALESCE(NEW.first_channel, ''), 1, 0, 0
     WHERE true
-    ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = seen + 1;
+    ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = identity_days.seen + 1;
     INSERT INTO identity_days (product_id, day, channel, seen, acquired, acquired_revenue)
     SELECT NEW.product_id, NEW.acquired_day, COALESCE(NEW.first_channel, ''), 0, 1, NEW.revenue_cents
     WHERE NEW.acquired_at IS NOT NULL
-    ON CONFLICT (product_id, day, channel) DO UPDATE SET acquired = acquired + 1,
-        acquired_revenue = acquired_revenue + excluded.acquired_revenue;
+    ON CONFLICT (product_id, day, channel) DO UPDATE SET acquired = identity_days.acquired + 1,
+        acquired_revenue = identity_days.acquired_revenue + excluded.acquired_revenue;
     INSERT INTO customer_totals (product_id, customers, revenue)
     SELECT NEW.product_id,
            (NEW.acquired_at IS NOT NULL) - (OLD.acquired_at IS NOT NULL),
            (CASE WHEN NEW.acquired_at IS NOT NULL THEN NEW.revenue_cents ELSE 0 END)
            - (CASE WHEN OLD.acquired_at IS NOT NULL THEN OLD.revenue_cents ELSE 0 END)
     WHERE NEW.acquired_at IS NOT NULL OR OLD.acquired_at IS NOT NULL
-    ON CONFLICT (product_id) DO UPDATE SET customers = customers + excluded.customers,
-        revenue = revenue + excluded.revenue;
+    ON CONFLICT (product_id) DO UPDATE SET customers = customer_totals.customers + excluded.customers,
+        revenue = customer_totals.revenue + excluded.revenue;
 END;
 
 -- A profile whose first-touch channel changes moves its identity's daily stage rows and revenue
@@ -321,14 +321,15 @@ END;
 CREATE TRIGGER identity_profiles_channel_moved AFTER UPDATE OF first_channel ON identity_profiles
 WHEN COALESCE(OLD.first_channel, '') <> COALESCE(NEW.first_channel, '')
 BEGIN
-    UPDATE stage_channel_days AS h SET events = h.events - m.events, identities = h.identities - 1,
-        lasts = h.lasts - m.last, plain_events = h.plain_events - m.plain_events,
-        plain_value = h.plain_value - m.plain_value
+    UPDATE stage_channel_days SET events = stage_channel_days.events - m.events, identities = stage_channel_days.identities - 1,
+        lasts = stage_channel_days.lasts - m.last, plain_events = stage_channel_days.plain_events - m.plain_events,
+        plain_value = stage_channel_days.plain_value - m.plain_value
     FROM (SELECT t.day, t.stage, t.events, t.plain_events, t.plain_value,
                  t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = NEW.product_id
                           AND l.identity = NEW.identity AND l.stage = t.stage) AS last
           FROM stage_identity_days t WHERE t.product_id = NEW.product_id AND t.identity = NEW.identity) AS m
-    WHERE h.product_id = NEW.product_id AND h.day = m.day AND h.stage = m.stage AND h.channel = COALESCE(OLD.first_channel, '');
+    WHERE stage_channel_days.product_id = NEW.product_id AND stage_channel_days.day = m.day
+      AND stage_channel_days.stage = m.stage AND stage_channel_days.channel = COALESCE(OLD.first_channel, '');
     INSERT INTO stage_channel_days (product_id, day, stage, channel, events, identities, lasts, plain_events, plain_value)
     SELECT NEW.product_id, t.day, t.stage, COALESCE(NEW.first_channel, ''), t.events, 1,
            t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = NEW.product_id
@@ -336,34 +337,35 @@ BEGIN
            t.plain_events, t.plain_value
     FROM stage_identity_days t WHERE t.product_id = NEW.product_id AND t.identity = NEW.identity
     ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET
-        events = events + excluded.events, identities = identities + 1, lasts = lasts + excluded.lasts,
-        plain_events = plain_events + excluded.plain_events, plain_value = plain_value + excluded.plain_value;
-    UPDATE revenue_days AS r SET rows = r.rows - m.rows, cents = r.cents - m.cents
+        events = stage_channel_days.events + excluded.events, identities = stage_channel_days.identities + 1, lasts = stage_channel_days.lasts + excluded.lasts,
+        plain_events = stage_channel_days.plain_events + excluded.plain_events, plain_value = stage_channel_days.plain_value + excluded.plain_value;
+    UPDATE revenue_days SET rows = revenue_days.rows - m.rows, cents = revenue_days.cents - m.cents
     FROM (SELECT day, COALESCE(last_channel, NULLIF(COALESCE(OLD.first_channel, ''), ''), '') AS last_channel, COUNT(*) AS rows,
                  SUM(amount_cents) AS cents
           FROM transactions WHERE product_id = NEW.product_id AND identity = NEW.identity
           GROUP BY 1, 2) AS m
-    WHERE r.product_id = NEW.product_id AND r.day = m.day AND r.first_channel = COALESCE(OLD.first_channel, '')
-      AND r.last_channel = m.last_channel AND r.identified = 1;
+    WHERE revenue_days.product_id = NEW.product_id AND revenue_days.day = m.day AND revenue_days.first_channel = COALESCE(OLD.first_channel, '')
+      AND revenue_days.last_channel = m.last_channel AND revenue_days.identified = 1;
     INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents)
     SELECT NEW.product_id, day, COALESCE(NEW.first_channel, ''), COALESCE(last_channel, NULLIF(COALESCE(NEW.first_channel, ''), ''), ''), 1, COUNT(*), SUM(amount_cents)
     FROM transactions WHERE product_id = NEW.product_id AND identity = NEW.identity
     GROUP BY 1, 2, 3, 4
     ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET
-        rows = rows + excluded.rows, cents = cents + excluded.cents;
+        rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents;
 END;
 
 CREATE TRIGGER identity_profiles_channel_appeared AFTER INSERT ON identity_profiles
 WHEN COALESCE(NEW.first_channel, '') <> '' AND EXISTS (SELECT 1 FROM products WHERE id = NEW.product_id)
 BEGIN
-    UPDATE stage_channel_days AS h SET events = h.events - m.events, identities = h.identities - 1,
-        lasts = h.lasts - m.last, plain_events = h.plain_events - m.plain_events,
-        plain_value = h.plain_value - m.plain_value
+    UPDATE stage_channel_days SET events = stage_channel_days.events - m.events, identities = stage_channel_days.identities - 1,
+        lasts = stage_channel_days.lasts - m.last, plain_events = stage_channel_days.plain_events - m.plain_events,
+        plain_value = stage_channel_days.plain_value - m.plain_value
     FROM (SELECT t.day, t.stage, t.events, t.plain_events, t.plain_value,
                  t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = NEW.product_id
                           AND l.identity = NEW.identity AND l.stage = t.stage) AS last
           FROM stage_identity_days t WHERE t.product_id = NEW.product_id AND t.identity = NEW.identity) AS m
-    WHERE h.product_id = NEW.product_id AND h.day = m.day AND h.stage = m.stage AND h.channel = '';
+    WHERE stage_channel_days.product_id = NEW.product_id AND stage_channel_days.day = m.day
+      AND stage_channel_days.stage = m.stage AND stage_channel_days.channel = '';
     INSERT INTO stage_channel_days (product_id, day, stage, channel, events, identities, lasts, plain_events, plain_value)
     SELECT NEW.product_id, t.day, t.stage, NEW.first_channel, t.events, 1,
            t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = NEW.product_id
@@ -371,34 +373,35 @@ BEGIN
            t.plain_events, t.plain_value
     FROM stage_identity_days t WHERE t.product_id = NEW.product_id AND t.identity = NEW.identity
     ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET
-        events = events + excluded.events, identities = identities + 1, lasts = lasts + excluded.lasts,
-        plain_events = plain_events + excluded.plain_events, plain_value = plain_value + excluded.plain_value;
-    UPDATE revenue_days AS r SET rows = r.rows - m.rows, cents = r.cents - m.cents
+        events = stage_channel_days.events + excluded.events, identities = stage_channel_days.identities + 1, lasts = stage_channel_days.lasts + excluded.lasts,
+        plain_events = stage_channel_days.plain_events + excluded.plain_events, plain_value = stage_channel_days.plain_value + excluded.plain_value;
+    UPDATE revenue_days SET rows = revenue_days.rows - m.rows, cents = revenue_days.cents - m.cents
     FROM (SELECT day, COALESCE(last_channel, NULLIF('', ''), '') AS last_channel, COUNT(*) AS rows,
                  SUM(amount_cents) AS cents
           FROM transactions WHERE product_id = NEW.product_id AND identity = NEW.identity
           GROUP BY 1, 2) AS m
-    WHERE r.product_id = NEW.product_id AND r.day = m.day AND r.first_channel = ''
-      AND r.last_channel = m.last_channel AND r.identified = 1;
+    WHERE revenue_days.product_id = NEW.product_id AND revenue_days.day = m.day AND revenue_days.first_channel = ''
+      AND revenue_days.last_channel = m.last_channel AND revenue_days.identified = 1;
     INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents)
     SELECT NEW.product_id, day, NEW.first_channel, COALESCE(last_channel, NULLIF(NEW.first_channel, ''), ''), 1, COUNT(*), SUM(amount_cents)
     FROM transactions WHERE product_id = NEW.product_id AND identity = NEW.identity
     GROUP BY 1, 2, 3, 4
     ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET
-        rows = rows + excluded.rows, cents = cents + excluded.cents;
+        rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents;
 END;
 
 CREATE TRIGGER identity_profiles_channel_gone AFTER DELETE ON identity_profiles
 WHEN COALESCE(OLD.first_channel, '') <> ''
 BEGIN
-    UPDATE stage_channel_days AS h SET events = h.events - m.events, identities = h.identities - 1,
-        lasts = h.lasts - m.last, plain_events = h.plain_events - m.plain_events,
-        plain_value = h.plain_value - m.plain_value
+    UPDATE stage_channel_days SET events = stage_channel_days.events - m.events, identities = stage_channel_days.identities - 1,
+        lasts = stage_channel_days.lasts - m.last, plain_events = stage_channel_days.plain_events - m.plain_events,
+        plain_value = stage_channel_days.plain_value - m.plain_value
     FROM (SELECT t.day, t.stage, t.events, t.plain_events, t.plain_value,
                  t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = OLD.product_id
                           AND l.identity = OLD.identity AND l.stage = t.stage) AS last
           FROM stage_identity_days t WHERE t.product_id = OLD.product_id AND t.identity = OLD.identity) AS m
-    WHERE h.product_id = OLD.product_id AND h.day = m.day AND h.stage = m.stage AND h.channel = OLD.first_channel;
+    WHERE stage_channel_days.product_id = OLD.product_id AND stage_channel_days.day = m.day
+      AND stage_channel_days.stage = m.stage AND stage_channel_days.channel = OLD.first_channel;
     INSERT INTO stage_channel_days (product_id, day, stage, channel, events, identities, lasts, plain_events, plain_value)
     SELECT OLD.product_id, t.day, t.stage, '', t.events, 1,
            t.day = (SELECT MAX(l.day) FROM stage_identity_days l WHERE l.product_id = OLD.product_id
@@ -406,19 +409,19 @@ BEGIN
            t.plain_events, t.plain_value
     FROM stage_identity_days t WHERE t.product_id = OLD.product_id AND t.identity = OLD.identity
     ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET
-        events = events + excluded.events, identities = identities + 1, lasts = lasts + excluded.lasts,
-        plain_events = plain_events + excluded.plain_events, plain_value = plain_value + excluded.plain_value;
-    UPDATE revenue_days AS r SET rows = r.rows - m.rows, cents = r.cents - m.cents
+        events = stage_channel_days.events + excluded.events, identities = stage_channel_days.identities + 1, lasts = stage_channel_days.lasts + excluded.lasts,
+        plain_events = stage_channel_days.plain_events + excluded.plain_events, plain_value = stage_channel_days.plain_value + excluded.plain_value;
+    UPDATE revenue_days SET rows = revenue_days.rows - m.rows, cents = revenue_days.cents - m.cents
     FROM (SELECT day, COALESCE(last_channel, NULLIF(OLD.first_channel, ''), '') AS last_channel, COUNT(*) AS rows,
                  SUM(amount_cents) AS cents
           FROM transactions WHERE product_id = OLD.product_id AND identity = OLD.identity
           GROUP BY 1, 2) AS m
-    WHERE r.product_id = OLD.product_id AND r.day = m.day AND r.first_channel = OLD.first_channel
-      AND r.last_channel = m.last_channel AND r.identified = 1;
+    WHERE revenue_days.product_id = OLD.product_id AND revenue_days.day = m.day AND revenue_days.first_channel = OLD.first_channel
+      AND revenue_days.last_channel = m.last_channel AND revenue_days.identified = 1;
     INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents)
     SELECT OLD.product_id, day, '', COALESCE(last_channel, NULLIF('', ''), ''), 1, COUNT(*), SUM(amount_cents)
     FROM transactions WHERE product_id = OLD.product_id AND identity = OLD.identity
     GROUP BY 1, 2, 3, 4
     ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET
-        rows = rows + excluded.rows, cents = cents + excluded.cents;
+        rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents;
 END;

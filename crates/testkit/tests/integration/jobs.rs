@@ -360,7 +360,51 @@ async fn rollback_without_a_baseline_raises_an_alert(app: TestApp) {
     assert_eq!(alert["action_spec"], Value::Null);
 }
 
+/// A runner that dies (or outlives its lease) mid-run does not stop the job for good: once the
+/// lease is over another runner takes the unfinished run over and the schedule moves on; the
+/// first runner's late finish changes nothing.
+async fn an_expired_run_is_taken_over(app: TestApp) {
+    use payback_store::jobs as leases;
+    let db = &app.state.store;
+    let now = app.clock.now();
+    leases::register(db, "probe", now).await.unwrap();
+    let first = leases::claim(db, "probe", "runner-a", now, 10 * MINUTE_MS)
+        .await
+        .unwrap()
+        .expect("due");
+    // While the lease lasts nobody else may take it.
+    assert!(leases::claim(db, "probe", "runner-b", now.plus_millis(MINUTE_MS), 10 * MINUTE_MS)
+        .await
+        .unwrap()
+        .is_none());
+    let later = now.plus_millis(11 * MINUTE_MS);
+    let second = leases::claim(db, "probe", "runner-b", later, 10 * MINUTE_MS)
+        .await
+        .unwrap()
+        .expect("the unfinished run is taken over");
+    assert_eq!(second.due_at, first.due_at);
+    let next = later.plus_millis(HOUR_MS);
+    leases::finish(db, &second, Ok("done"), next, later).await.unwrap();
+    // The dead runner finishing late does not move the schedule back.
+    leases::finish(db, &first, Err("late"), later, later).await.unwrap();
+    let lease = leases::leases(db)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|lease| lease.job == "probe")
+        .unwrap();
+    assert_eq!(lease.next_run_at, next.millis());
+    assert_eq!(lease.consecutive_failures, 0);
+    assert!(lease.lease_owner.is_none());
+    // Not due again before the next run.
+    assert!(leases::claim(db, "probe", "runner-c", later.plus_millis(MINUTE_MS), 10 * MINUTE_MS)
+        .await
+        .unwrap()
+        .is_none());
+}
+
 backend_tests!(
+    an_expired_run_is_taken_over,
     two_runners_never_run_a_job_twice,
     spend_without_revenue_raises_one_alert,
     silent_tracking_raises_one_alert,
