@@ -123,6 +123,10 @@ enum Command {
         /// Write each endpoint's last response body into this directory.
         #[arg(long)]
         bodies: Option<std::path::PathBuf>,
+        /// Before timing, recompute the daily report tables from the rows they sum and say how
+        /// many rows differ.
+        #[arg(long)]
+        check: bool,
     },
 }
 
@@ -200,6 +204,7 @@ async fn main() -> anyhow::Result<()> {
             keep,
             reuse,
             bodies,
+            check,
         } => {
             let shape = dataset::Shape {
                 events,
@@ -213,6 +218,7 @@ async fn main() -> anyhow::Result<()> {
                 keep,
                 reuse,
                 bodies,
+                check,
             };
             reports::run(backend, shape, plan).await
         }

@@ -104,7 +104,11 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         .into_iter()
         // A lease row of a job this version no longer has (the sync pass stopped being a leased
         // job) would otherwise report its last failures forever.
-        .filter(|lease| crate::jobs::Job::ALL.iter().any(|job| job.name() == lease.job))
+        .filter(|lease| {
+            crate::jobs::Job::ALL
+                .iter()
+                .any(|job| job.name() == lease.job)
+        })
         .filter(|lease| lease.consecutive_failures > 0)
         .map(|lease| JobHealth {
             job: lease.job,

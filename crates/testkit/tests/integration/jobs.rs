@@ -373,10 +373,18 @@ async fn an_expired_run_is_taken_over(app: TestApp) {
         .unwrap()
         .expect("due");
     // While the lease lasts nobody else may take it.
-    assert!(leases::claim(db, "probe", "runner-b", now.plus_millis(MINUTE_MS), 10 * MINUTE_MS)
+    assert!(
+        leases::claim(
+            db,
+            "probe",
+            "runner-b",
+            now.plus_millis(MINUTE_MS),
+            10 * MINUTE_MS
+        )
         .await
         .unwrap()
-        .is_none());
+        .is_none()
+    );
     let later = now.plus_millis(11 * MINUTE_MS);
     let second = leases::claim(db, "probe", "runner-b", later, 10 * MINUTE_MS)
         .await
@@ -384,9 +392,13 @@ async fn an_expired_run_is_taken_over(app: TestApp) {
         .expect("the unfinished run is taken over");
     assert_eq!(second.due_at, first.due_at);
     let next = later.plus_millis(HOUR_MS);
-    leases::finish(db, &second, Ok("done"), next, later).await.unwrap();
+    leases::finish(db, &second, Ok("done"), next, later)
+        .await
+        .unwrap();
     // The dead runner finishing late does not move the schedule back.
-    leases::finish(db, &first, Err("late"), later, later).await.unwrap();
+    leases::finish(db, &first, Err("late"), later, later)
+        .await
+        .unwrap();
     let lease = leases::leases(db)
         .await
         .unwrap()
@@ -397,10 +409,18 @@ async fn an_expired_run_is_taken_over(app: TestApp) {
     assert_eq!(lease.consecutive_failures, 0);
     assert!(lease.lease_owner.is_none());
     // Not due again before the next run.
-    assert!(leases::claim(db, "probe", "runner-c", later.plus_millis(MINUTE_MS), 10 * MINUTE_MS)
+    assert!(
+        leases::claim(
+            db,
+            "probe",
+            "runner-c",
+            later.plus_millis(MINUTE_MS),
+            10 * MINUTE_MS
+        )
         .await
         .unwrap()
-        .is_none());
+        .is_none()
+    );
 }
 
 backend_tests!(

@@ -25,15 +25,7 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     let app = spawn(backend, &google).await;
     let (owner, _) = founder(&app).await;
 
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(&owner.token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": "api" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let started = start_grant(&app, &owner.token, "api").await;
     let state = started["state"].as_str().unwrap().to_owned();
     assert_eq!(started["expires_at"], "2026-11-21T12:15:00.000Z");
     let auth_url = reqwest::Url::parse(started["auth_url"].as_str().unwrap()).unwrap();
@@ -204,15 +196,7 @@ async fn the_dashboard_is_sent_back_to_the_connections_page(backend: Backend) {
     seed(&google);
     let app = spawn(backend, &google).await;
     let (owner, _) = founder(&app).await;
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(&owner.token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": "dashboard" }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let started = start_grant(&app, &owner.token, "dashboard").await;
     let state = started["state"].as_str().unwrap();
     let back = google
         .authorize(started["auth_url"].as_str().unwrap())
@@ -292,15 +276,7 @@ async fn refusals_of_the_flow(backend: Backend) {
 
     // The human refuses consent.
     google.set_human_refuses(true);
-    let refused = app
-        .post(
-            "/connect/searchco/start",
-            Some(&owner.token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"] }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let refused = start_grant(&app, &owner.token, "api").await;
     let refused_state = refused["state"].as_str().unwrap();
     let back = google
         .authorize(refused["auth_url"].as_str().unwrap())
@@ -332,15 +308,7 @@ async fn refusals_of_the_flow(backend: Backend) {
     google.set_human_refuses(false);
 
     // A state older than 15 minutes is expired, whether or not the human comes back.
-    let late = app
-        .post(
-            "/connect/searchco/start",
-            Some(&owner.token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"] }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let late = start_grant(&app, &owner.token, "api").await;
     let late_state = late["state"].as_str().unwrap();
     let back = google.authorize(late["auth_url"].as_str().unwrap()).await;
     app.clock.advance(16 * 60_000);

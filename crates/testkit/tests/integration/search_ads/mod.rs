@@ -141,17 +141,21 @@ async fn founder(app: &TestApp) -> (Session, String) {
     (owner, key)
 }
 
+/// `POST /connect/searchco/start` for `shop`'s search ads, answering to `client`.
+async fn start_grant(app: &TestApp, token: &str, client: &str) -> Value {
+    app.post(
+        "/connect/searchco/start",
+        Some(token),
+        json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": client }),
+    )
+    .await
+    .expect(200)
+    .clone()
+}
+
 /// Starts the grant for `shop`, plays the human, follows the callback; answers the state.
 async fn consent(app: &TestApp, google: &FakeGoogle, token: &str) -> String {
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"] }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let started = start_grant(app, token, "api").await;
     let state = started["state"].as_str().unwrap().to_owned();
     let back = google
         .authorize(started["auth_url"].as_str().unwrap())
