@@ -153,3 +153,31 @@ pub async fn claim_selection(
         .await.map(|done| done.rows_affected()))?;
     Ok(changed == 1)
 }
+
+/// Complete grants never turned into connections, started before `before`, that still hold
+/// their sealed token; oldest first.
+pub async fn abandoned(db: &Db, before: Timestamp, limit: i64) -> StoreResult<Vec<GrantState>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM grant_states WHERE status = 'complete' AND selected_at IS NULL \
+         AND credential_id IS NOT NULL AND created_at < $1 ORDER BY created_at LIMIT $2"
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(before.millis())
+        .bind(limit)
+        .fetch_all(pool)
+        .await)?,
+    )
+}
+
+/// The state lets go of its sealed token (the caller deletes the credential); the state itself
+/// stays, so its status still reads and a late `select` is refused as not complete.
+pub async fn forget_credential(tx: &mut Tx, state: &str, error: &str) -> StoreResult<()> {
+    on_tx!(tx, conn => sqlx::query(
+        "UPDATE grant_states SET credential_id = NULL, status = 'error', error = $1 WHERE state = $2")
+        .bind(error)
+        .bind(state)
+        .execute(conn)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(())
+}

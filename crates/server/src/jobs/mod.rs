@@ -40,16 +40,20 @@ pub enum Job {
     GateReviews,
     /// Approved budget changes still due are applied on their network (`services::budget_apply`).
     ApplyBudgets,
+    /// Grants consented to but never turned into connections are revoked and forgotten
+    /// (`services::searchco::sweep_abandoned`).
+    SweepGrants,
 }
 
 impl Job {
-    pub const ALL: [Job; 6] = [
+    pub const ALL: [Job; 7] = [
         Job::ExpireCards,
         Job::WakeSnoozed,
         Job::WatchRollbacks,
         Job::RaiseAlerts,
         Job::GateReviews,
         Job::ApplyBudgets,
+        Job::SweepGrants,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,6 +64,7 @@ impl Job {
             Job::RaiseAlerts => "raise_alerts",
             Job::GateReviews => "gate_reviews",
             Job::ApplyBudgets => "apply_budgets",
+            Job::SweepGrants => "sweep_grants",
         }
     }
 
@@ -68,7 +73,7 @@ impl Job {
         match self {
             Job::ExpireCards | Job::WakeSnoozed | Job::ApplyBudgets => MINUTE_MS,
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
-            Job::GateReviews => HOUR_MS,
+            Job::GateReviews | Job::SweepGrants => HOUR_MS,
         }
     }
 
@@ -80,6 +85,7 @@ impl Job {
             Job::RaiseAlerts => alerts::raise(state, now).await,
             Job::GateReviews => gates::review(state, now).await,
             Job::ApplyBudgets => crate::services::budget_apply::apply_due(state, now).await,
+            Job::SweepGrants => crate::services::searchco::sweep_abandoned(state, now).await,
         }
     }
 }

@@ -27,6 +27,10 @@ use crate::state::AppState;
 pub const PROVIDER: &str = "searchco";
 /// How long a started flow waits for the human.
 const STATE_TTL_MS: i64 = 15 * MINUTE_MS;
+/// How long a consented grant waits for its selection before its token is revoked.
+const SELECTION_WINDOW_MS: i64 = 24 * 60 * MINUTE_MS;
+/// Abandoned grants one sweep handles.
+const SWEEP_BATCH: i64 = 50;
 /// The kinds one search-engine grant may serve.
 pub const GRANT_KINDS: [ConnectionKind; 4] = [
     ConnectionKind::AnalyticsA,
@@ -595,4 +599,62 @@ fn choose_customer<'a>(
         )));
     }
     Ok(customer)
+}
+
+/// The `sweep_grants` job: a grant consented to but not selected within a day holds a sealed
+/// refresh token nobody uses; it is revoked at Google, its credential deleted, and the state
+/// marked `error` (a late `select` is refused). Revocation failures are logged and the token
+/// forgotten all the same: keeping it would keep the access.
+pub async fn sweep_abandoned(
+    state: &AppState,
+    now: payback_domain::Timestamp,
+) -> ApiResult<String> {
+    let before = now.minus_millis(SELECTION_WINDOW_MS);
+    let abandoned = store::abandoned(&state.store, before, SWEEP_BATCH).await?;
+    let oauth = oauth_client(state).ok();
+    let mut revoked = 0;
+    for grant in &abandoned {
+        let Some(credential_id) = grant.credential_id.as_deref() else {
+            continue;
+        };
+        if let (Some(oauth), Some(token)) =
+            (&oauth, refresh_token(state, grant, credential_id).await)
+        {
+            match oauth.revoke(&state.http, &token).await {
+                Ok(()) => revoked += 1,
+                Err(err) => {
+                    tracing::warn!(state = %grant.state, error = %err, "revoking an abandoned grant failed");
+                }
+            }
+        }
+        let mut tx = state.store.begin().await?;
+        store::forget_credential(
+            &mut tx,
+            &grant.state,
+            "no account was selected within a day; Payback revoked its access; start again",
+        )
+        .await?;
+        connection_store::delete_credential_if_unused(&mut tx, credential_id).await?;
+        tx.commit().await?;
+    }
+    Ok(format!(
+        "{} abandoned grant(s) forgotten, {revoked} revoked at Google",
+        abandoned.len()
+    ))
+}
+
+/// The grant's refresh token, opened; `None` when it cannot be (no sealing key, a malformed
+/// credential): the sweep then only forgets it.
+async fn refresh_token(
+    state: &AppState,
+    grant: &GrantState,
+    credential_id: &str,
+) -> Option<String> {
+    let vault = source_config::vault(state).ok()?;
+    let sealed = connection_store::credential(&state.store, credential_id)
+        .await
+        .ok()??;
+    let plain = vault.open(&grant.account_id, &sealed).ok()?;
+    let secret: Value = serde_json::from_slice(&plain).ok()?;
+    secret["refresh_token"].as_str().map(str::to_owned)
 }

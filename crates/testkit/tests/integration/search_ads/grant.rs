@@ -370,3 +370,54 @@ async fn unconfigured_grant_answers_503(backend: Backend) {
 }
 
 per_backend!(unconfigured_grant_answers_503);
+
+/// A grant consented to but never selected does not keep Payback's access: after a day the
+/// sweep revokes the token at Google and deletes it; a late selection is refused.
+async fn an_abandoned_grant_is_revoked(backend: Backend) {
+    let google = FakeGoogle::spawn().await;
+    seed(&google);
+    let app = spawn(backend, &google).await;
+    let (owner, _) = founder(&app).await;
+    let state = consent(&app, &google, &owner.token).await;
+    let credentials = || app.sql_value::<i64>("SELECT COUNT(*) FROM credentials", &[]);
+    assert_eq!(credentials().await, 1);
+
+    // Within the day nothing happens.
+    app.clock.advance(23 * 3_600_000);
+    payback_server::jobs::run_due(&app.state, "test-runner")
+        .await
+        .unwrap();
+    assert!(google.requests_to("/revoke").is_empty());
+    assert_eq!(credentials().await, 1);
+
+    app.clock.advance(2 * 3_600_000);
+    payback_server::jobs::run_due(&app.state, "test-runner")
+        .await
+        .unwrap();
+    assert_eq!(google.requests_to("/revoke").len(), 1);
+    assert_eq!(credentials().await, 0);
+    let status = app
+        .get(
+            &format!("/connect/searchco/status?state={state}"),
+            Some(&owner.token),
+        )
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(status["status"], "error");
+    assert!(
+        status["error"]
+            .as_str()
+            .unwrap()
+            .contains("no account was selected")
+    );
+    app.post(
+        "/connect/searchco/select",
+        Some(&owner.token),
+        json!({ "state": state, "ads_customer_id": "1234567890" }),
+    )
+    .await
+    .expect(409);
+}
+
+per_backend!(an_abandoned_grant_is_revoked);
