@@ -183,6 +183,18 @@ async fn spend_lands_at_every_level(backend: Backend) {
 
 per_backend!(spend_lands_at_every_level);
 
+/// The search_ads source as `GET /health` shows it.
+async fn health_of_search_ads(app: &TestApp, token: &str) -> Value {
+    let health = app.get("/health", Some(token)).await.expect(200).clone();
+    health["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|source| source["source"] == "search_ads")
+        .cloned()
+        .expect("search_ads in /health")
+}
+
 async fn quota_errors_and_a_revoked_grant(backend: Backend) {
     let google = FakeGoogle::spawn().await;
     seed(&google);
@@ -204,6 +216,9 @@ async fn quota_errors_and_a_revoked_grant(backend: Backend) {
     );
     let (spend, _) = reported(&app, &owner.token, "campaign").await;
     assert!(spend.is_empty(), "{spend:?}");
+    let health = health_of_search_ads(&app, &owner.token).await;
+    assert_eq!(health["status"], "failing", "{health}");
+    assert_eq!(health["consecutive_failures"], 1);
 
     // Past the backoff, with quota again, the run succeeds and the connection is active.
     app.clock.advance(3 * 3_600_000);
@@ -217,6 +232,9 @@ async fn quota_errors_and_a_revoked_grant(backend: Backend) {
             .values()
             .sum::<i64>()
     );
+    let health = health_of_search_ads(&app, &owner.token).await;
+    assert_eq!(health["status"], "fresh", "{health}");
+    assert_eq!(health["product_slug"], "shop");
 
     // The founder revokes Payback's access at Google: the connection says to reconnect.
     google.revoke_all();
