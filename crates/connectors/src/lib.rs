@@ -3,18 +3,24 @@
 //! the same ingestion path as the events API. Each kind is a [`Source`]; what one pass read is
 //! one normalized [`SyncOutput`].
 
+pub mod ad_account;
 pub mod batch;
 pub mod budget;
 pub mod database;
 pub mod docdb;
 pub mod error;
+pub mod graph;
 pub mod oauth;
 pub mod payments;
 pub mod search_ads;
+pub mod social_a;
+pub mod social_ads_a;
+pub mod social_ads_b;
 pub mod source;
 pub mod sql;
 mod window;
 
+pub use ad_account::AdAccountOption;
 pub use batch::{
     DayRange, RevenueRow, Snapshot, SpendRead, SpendRow, StageDay, StageDaysRead, SyncOutput,
 };

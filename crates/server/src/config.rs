@@ -74,6 +74,14 @@ pub struct Config {
     pub searchco_revoke_url: String,
     /// Payback's Google Ads developer token (`developer-token` header of every ads call).
     pub search_ads_developer_token: Option<Secret>,
+    /// Payback's app at the social network (Meta): the social-network grant
+    /// (`/connect/socialco/...`) answers 503 until both are set.
+    pub socialco_client_id: Option<String>,
+    pub socialco_client_secret: Option<Secret>,
+    /// The provider's Login dialog and token endpoint; unset, Meta's own (the Graph API
+    /// version the connector speaks). Tests point them at a fake.
+    pub socialco_auth_url: Option<String>,
+    pub socialco_token_url: Option<String>,
     /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
     /// appended).
     pub model_gateway_url: String,
@@ -152,6 +160,10 @@ impl Default for Config {
             searchco_token_url: payback_connectors::oauth::GOOGLE_TOKEN_URL.to_owned(),
             searchco_revoke_url: payback_connectors::oauth::GOOGLE_REVOKE_URL.to_owned(),
             search_ads_developer_token: None,
+            socialco_client_id: None,
+            socialco_client_secret: None,
+            socialco_auth_url: None,
+            socialco_token_url: None,
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),

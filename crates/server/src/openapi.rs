@@ -29,7 +29,7 @@ use crate::routes;
 use crate::services::sources::SourceRegistry;
 use crate::services::{
     attribution, conversions, database_env, databases as databases_service, funnel, ingest,
-    searchco, signup,
+    searchco, signup, socialco,
 };
 
 #[derive(utoipa::OpenApi)]
@@ -186,6 +186,15 @@ fn not_blank(max: usize) -> Vec<Rule> {
     ]
 }
 
+/// A campaign filter: at most so many prefixes, each at most so long.
+fn prefix_list() -> Vec<Rule> {
+    use crate::services::social_connect::{PREFIX_MAX_CHARS, PREFIXES_MAX};
+    vec![
+        Rule::Items(0, PREFIXES_MAX),
+        Rule::Each(vec![Rule::Chars(0, PREFIX_MAX_CHARS)]),
+    ]
+}
+
 fn at_most(max: usize) -> Vec<Rule> {
     vec![Rule::Chars(0, max)]
 }
@@ -251,7 +260,9 @@ fn plain_name() -> Vec<Rule> {
 /// Every rule the server checks of a request body, query or path, where the schema states it.
 fn rules() -> Vec<(At, Vec<Rule>)> {
     use At::{Field, Param, Schema};
-    use routes::{auth, connect, connections, databases, distribution, history, queue, spend};
+    use routes::{
+        auth, connect, connections, databases, distribution, history, queue, social, spend,
+    };
 
     let mut rules = vec![
         // Account access (`routes/auth.rs`, `services/signup.rs`, `sessions.rs`, `team.rs`,
@@ -652,6 +663,75 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         (
             Param("/connect/searchco/status", "state"),
             at_most(connect::STATE_MAX_CHARS),
+        ),
+        // The social-network grant and the social kinds' connects (`routes/social.rs`,
+        // `services/socialco.rs`, `services/social_connect.rs`).
+        (
+            Field("SocialStartRequest", "product_slug"),
+            vec![Rule::Chars(1, connect::SLUG_MAX_CHARS)],
+        ),
+        (
+            Field("SocialStartRequest", "kinds"),
+            vec![
+                Rule::Items(1, social::SOCIAL_KINDS_MAX),
+                Rule::Each(vec![
+                    Rule::Chars(0, connect::KIND_MAX_CHARS),
+                    words(
+                        socialco::GRANT_KINDS
+                            .iter()
+                            .filter(|kind| SourceRegistry::built_in().reads(**kind))
+                            .map(|kind| kind.as_str()),
+                    ),
+                ]),
+            ],
+        ),
+        (
+            Field("SocialSelectRequest", "state"),
+            vec![Rule::Chars(1, connect::STATE_MAX_CHARS)],
+        ),
+        (
+            Field("SocialSelectRequest", "ad_account_id"),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
+        ),
+        (
+            Field("SocialSelectRequest", "page_id"),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
+        ),
+        (
+            Param("/connect/socialco/status", "state"),
+            at_most(connect::STATE_MAX_CHARS),
+        ),
+        (
+            Field("SocialAdsRequest", "access_token"),
+            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
+        ),
+        (
+            Field("SocialAdsRequest", "ad_account_id"),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
+        ),
+        (
+            Field("SocialAdsRequest", "campaign_name_prefixes"),
+            prefix_list(),
+        ),
+        (
+            Field("CampaignFilterRequest", "campaign_name_prefixes"),
+            prefix_list(),
+        ),
+        (
+            Field("ProAdsRequest", "access_token"),
+            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
+        ),
+        (
+            Field("ProAdsRequest", "ad_account_id"),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
+        ),
+        (
+            Field("SocialPageRequest", "access_token"),
+            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
+        ),
+        (
+            Field("SocialPageRequest", "page_id"),
+            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
         // Reads (`extract/query.rs`: `Window`, `limits`; `services/attribution.rs`,
         // `routes/history.rs`) and the kinds a connection path names (`domain/src/source_kind.rs`).

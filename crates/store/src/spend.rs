@@ -250,3 +250,59 @@ pub async fn by_campaign_day(
         .fetch_all(pool)
         .await)?)
 }
+
+/// One campaign an ad account has spend stored for, with the latest name it was stored under.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct StoredCampaign {
+    pub campaign_id: String,
+    pub campaign_name: Option<String>,
+}
+
+/// The campaigns of `ad_account` on `network` with spend stored, whatever the day.
+pub async fn account_campaigns(
+    tx: &mut Tx,
+    product_id: &str,
+    network: &str,
+    ad_account: &str,
+) -> StoreResult<Vec<StoredCampaign>> {
+    Ok(on_tx!(tx, conn => sqlx::query_as(
+        "SELECT campaign_id, MAX(campaign_name) AS campaign_name FROM spend_rows \
+         WHERE product_id = $1 AND network = $2 AND ad_account = $3 \
+         GROUP BY campaign_id ORDER BY campaign_id")
+        .bind(product_id)
+        .bind(network)
+        .bind(ad_account)
+        .fetch_all(conn)
+        .await)?)
+}
+
+/// Deletes every stored day of the ad account's `campaigns` (ad rows and keyword rows): a
+/// campaign filter that no longer takes them. Answers how many spend rows went.
+pub async fn delete_account_campaigns(
+    tx: &mut Tx,
+    product_id: &str,
+    network: &str,
+    ad_account: &str,
+    campaigns: &[String],
+) -> StoreResult<u64> {
+    let mut removed = 0;
+    for campaign in campaigns {
+        for table in ["spend_rows", "spend_keyword_rows"] {
+            let sql = format!(
+                "DELETE FROM {table} WHERE product_id = $1 AND network = $2 AND ad_account = $3 \
+                 AND campaign_id = $4"
+            );
+            let done = on_tx!(tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+                .bind(product_id)
+                .bind(network)
+                .bind(ad_account)
+                .bind(campaign)
+                .execute(conn)
+                .await.map(|done| done.rows_affected()))?;
+            if table == "spend_rows" {
+                removed += done;
+            }
+        }
+    }
+    Ok(removed)
+}

@@ -41,7 +41,7 @@ pub enum Job {
     /// Approved budget changes still due are applied on their network (`services::budget_apply`).
     ApplyBudgets,
     /// Grants consented to but never turned into connections are revoked and forgotten
-    /// (`services::searchco::sweep_abandoned`).
+    /// (`services::grants::sweep_abandoned`).
     SweepGrants,
 }
 
@@ -85,7 +85,7 @@ impl Job {
             Job::RaiseAlerts => alerts::raise(state, now).await,
             Job::GateReviews => gates::review(state, now).await,
             Job::ApplyBudgets => crate::services::budget_apply::apply_due(state, now).await,
-            Job::SweepGrants => crate::services::searchco::sweep_abandoned(state, now).await,
+            Job::SweepGrants => crate::services::grants::sweep_abandoned(state, now).await,
         }
     }
 }

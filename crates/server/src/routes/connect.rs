@@ -11,9 +11,8 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson};
 use crate::routes::tags;
-use crate::services::searchco::{
-    self, CallbackOutcome, CallbackQuery, GrantClient, GrantStatus, Selection, Started,
-};
+use crate::services::grants::{CallbackOutcome, CallbackQuery, GrantClient, GrantStatus, Started};
+use crate::services::searchco::{self, Selection};
 use crate::services::url_suffix::{self, UrlSuffixReport, UrlSuffixWritten};
 use crate::state::AppState;
 use crate::views::found;
@@ -90,7 +89,12 @@ async fn callback(
     State(state): State<AppState>,
     Query(query): Query<CallbackQuery>,
 ) -> ApiResult<Response> {
-    Ok(match searchco::callback(&state, query).await? {
+    Ok(callback_response(searchco::callback(&state, query).await?))
+}
+
+/// The provider's redirect answered: into the dashboard, or a small page.
+pub fn callback_response(outcome: CallbackOutcome) -> Response {
+    match outcome {
         CallbackOutcome::Redirect(location) => found(&location),
         CallbackOutcome::Page { ok, message } => {
             let status = if ok {
@@ -100,7 +104,7 @@ async fn callback(
             };
             (status, Html(page(ok, &message))).into_response()
         }
-    })
+    }
 }
 
 /// The callback's page: the outcome in one sentence.

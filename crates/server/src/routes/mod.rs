@@ -19,6 +19,7 @@ pub mod queue;
 pub(crate) mod rules;
 pub mod series;
 pub mod snippet;
+pub mod social;
 pub mod spend;
 pub mod system;
 pub mod team;

@@ -9,6 +9,9 @@ use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
 use payback_connectors::payments::{PaymentStage, PaymentsConfig};
 use payback_connectors::search_ads::SearchAdsConfig;
+use payback_connectors::social_a::SocialPageConfig;
+use payback_connectors::social_ads_a::SocialAdsConfig;
+use payback_connectors::social_ads_b::ProAdsConfig;
 use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::EventMap;
@@ -93,6 +96,84 @@ pub async fn search_ads(state: &AppState, row: &ConnectionRow) -> ApiResult<Sear
         secret.refresh_token,
     );
     config.api_base_url = api_base_url;
+    Ok(config)
+}
+
+/// Where a social kind's vendor answers: its `PAYBACK_<KIND>_API_URL`, else the vendor's own
+/// origin (the Graph API for Meta's kinds, LinkedIn's API for `social_ads_b`).
+pub fn vendor_base_url(state: &AppState, kind: ConnectionKind) -> String {
+    let default = match kind {
+        ConnectionKind::SocialAdsB => payback_connectors::social_ads_b::DEFAULT_API_BASE_URL,
+        _ => payback_connectors::graph::DEFAULT_GRAPH_BASE_URL,
+    };
+    state.config.api_url(kind).unwrap_or(default).to_owned()
+}
+
+/// The sealed part of the social kinds: a Meta token (the grant's long-lived user token, or a
+/// pasted one), or a LinkedIn access token.
+#[derive(Deserialize)]
+struct TokenSecret {
+    access_token: String,
+}
+
+async fn access_token(state: &AppState, row: &ConnectionRow) -> ApiResult<String> {
+    let secret: TokenSecret = serde_json::from_value(open_secret(state, row).await?)
+        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+    Ok(secret.access_token)
+}
+
+/// The ad account an ad-network connection reads, and (Meta) its campaign filter.
+#[derive(Deserialize)]
+struct AdAccountSettings {
+    ad_account_id: String,
+    /// Set when the social-network grant made the connection: its token is Payback's to
+    /// revoke at disconnect; a pasted token stays the customer's.
+    grant: Option<String>,
+    #[serde(default)]
+    campaign_name_prefixes: Vec<String>,
+}
+
+fn ad_account_settings(row: &ConnectionRow) -> ApiResult<AdAccountSettings> {
+    serde_json::from_str(&row.config)
+        .map_err(|_| ApiError::internal("an ad-network connection's config is malformed"))
+}
+
+/// A `social_ads_a` connection (Meta ads).
+pub async fn social_ads_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsConfig> {
+    let settings = ad_account_settings(row)?;
+    let mut config = SocialAdsConfig::new(
+        access_token(state, row).await?,
+        settings.ad_account_id,
+        settings.campaign_name_prefixes,
+    );
+    config.revoke_on_disconnect = settings.grant.is_some();
+    config.graph_base_url = vendor_base_url(state, ConnectionKind::SocialAdsA);
+    Ok(config)
+}
+
+/// A `social_ads_b` connection (LinkedIn ads).
+pub async fn social_ads_b(state: &AppState, row: &ConnectionRow) -> ApiResult<ProAdsConfig> {
+    let settings = ad_account_settings(row)?;
+    let mut config = ProAdsConfig::new(access_token(state, row).await?, settings.ad_account_id);
+    config.api_base_url = vendor_base_url(state, ConnectionKind::SocialAdsB);
+    Ok(config)
+}
+
+/// The page a `social_a` connection reads.
+#[derive(Deserialize)]
+struct PageSettings {
+    page_id: String,
+    /// As for [`AdAccountSettings::grant`].
+    grant: Option<String>,
+}
+
+/// A `social_a` connection (a page and its linked business account).
+pub async fn social_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialPageConfig> {
+    let settings: PageSettings = serde_json::from_str(&row.config)
+        .map_err(|_| ApiError::internal("a social_a connection's config is malformed"))?;
+    let mut config = SocialPageConfig::new(access_token(state, row).await?, settings.page_id);
+    config.revoke_on_disconnect = settings.grant.is_some();
+    config.graph_base_url = vendor_base_url(state, ConnectionKind::SocialA);
     Ok(config)
 }
 

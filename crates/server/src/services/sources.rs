@@ -13,6 +13,9 @@ use payback_connectors::Source;
 use payback_connectors::docdb::DocdbSource;
 use payback_connectors::payments::PaymentsSource;
 use payback_connectors::search_ads::SearchAdsSource;
+use payback_connectors::social_a::SocialPageSource;
+use payback_connectors::social_ads_a::SocialAdsSource;
+use payback_connectors::social_ads_b::ProAdsSource;
 use payback_connectors::sql::SqlSource;
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
@@ -58,6 +61,9 @@ impl SourceRegistry {
         };
         registry.register(ConnectionKind::Payments, Arc::new(PaymentsOpener));
         registry.register(ConnectionKind::SearchAds, Arc::new(SearchAdsOpener));
+        registry.register(ConnectionKind::SocialAdsA, Arc::new(SocialAdsOpener));
+        registry.register(ConnectionKind::SocialAdsB, Arc::new(ProAdsOpener));
+        registry.register(ConnectionKind::SocialA, Arc::new(SocialPageOpener));
         for kind in [
             ConnectionKind::SqlA,
             ConnectionKind::SqlB,
@@ -148,6 +154,60 @@ impl OpenSource for SearchAdsOpener {
         Box::pin(async move {
             let config = source_config::search_ads(state, row).await?;
             let source = SearchAdsSource::new(state.http.clone(), config, &product.currency);
+            Ok(Box::new(source) as Box<dyn Source>)
+        })
+    }
+}
+
+/// `social_ads_a`: the Meta token, the ad account and its campaign filter.
+struct SocialAdsOpener;
+
+impl OpenSource for SocialAdsOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let config = source_config::social_ads_a(state, row).await?;
+            let source = SocialAdsSource::new(state.http.clone(), config, &product.currency);
+            Ok(Box::new(source) as Box<dyn Source>)
+        })
+    }
+}
+
+/// `social_ads_b`: the LinkedIn token and the ad account.
+struct ProAdsOpener;
+
+impl OpenSource for ProAdsOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let config = source_config::social_ads_b(state, row).await?;
+            let source = ProAdsSource::new(state.http.clone(), config, &product.currency);
+            Ok(Box::new(source) as Box<dyn Source>)
+        })
+    }
+}
+
+/// `social_a`: the Meta token and the page.
+struct SocialPageOpener;
+
+impl OpenSource for SocialPageOpener {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        _product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a> {
+        Box::pin(async move {
+            let config = source_config::social_a(state, row).await?;
+            let source = SocialPageSource::new(state.http.clone(), config);
             Ok(Box::new(source) as Box<dyn Source>)
         })
     }
