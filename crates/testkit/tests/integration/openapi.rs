@@ -91,6 +91,7 @@ const PUBLIC: &[(&str, &str)] = &[
     ("post", "/t/events"),
     // The provider sends the human back here; the single-use state ties it to the flow.
     ("get", "/connect/searchco/callback"),
+    ("get", "/connect/socialco/callback"),
 ];
 
 const HTTP_METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch"];
@@ -463,12 +464,19 @@ const STATEFUL: &[(&str, &str, &str)] = &[
 ];
 
 /// Operations whose answers say nothing about the shape of what they were sent.
-const UNSHAPED: &[(&str, &str, &str)] = &[(
-    "get",
-    "/connect/searchco/callback",
-    "the provider's redirect: whatever the query holds it answers a page (an unknown or missing \
-     state says the link is not valid), never a refusal naming a field",
-)];
+const UNSHAPED: &[(&str, &str, &str)] = &[
+    (
+        "get",
+        "/connect/searchco/callback",
+        "the provider's redirect: whatever the query holds it answers a page (an unknown or \
+         missing state says the link is not valid), never a refusal naming a field",
+    ),
+    (
+        "get",
+        "/connect/socialco/callback",
+        "the provider's redirect, answered as the search-engine grant's",
+    ),
+];
 
 /// Operations without a request body or query, or whose only fields are path segments the
 /// server looks up (404 when unknown).
@@ -1252,6 +1260,26 @@ async fn every_checked_rule_is_stated(backend: Backend) {
             .body(json!({ "product_slug": "shop", "kinds": ["search_ads"] })),
         Probe::new("get", "/connect/searchco/status", owner).query("state", "sc_unknown"),
         Probe::new("post", "/connect/searchco/select", owner).body(json!({ "state": "sc_unknown" })),
+        Probe::new("post", "/connect/socialco/start", owner)
+            .body(json!({ "product_slug": "shop", "kinds": ["social_ads_a", "social_a"] })),
+        Probe::new("get", "/connect/socialco/status", owner).query("state", "so_unknown"),
+        Probe::new("post", "/connect/socialco/select", owner).body(
+            json!({ "state": "so_unknown", "ad_account_id": "1001", "page_id": "5001" }),
+        ),
+        // An unknown product: the baseline is answered before any vendor is asked.
+        Probe::new("post", "/products/{slug}/connections/social-ads-a", owner)
+            .at("slug", "no-such-product")
+            .body(json!({ "access_token": "EAA-probe", "ad_account_id": "1001",
+                          "campaign_name_prefixes": ["Brand"] })),
+        Probe::new("post", "/products/{slug}/connections/social-ads-a/campaign-filter", owner)
+            .at("slug", "no-such-product")
+            .body(json!({ "campaign_name_prefixes": ["Brand"] })),
+        Probe::new("post", "/products/{slug}/connections/social-ads-b", owner)
+            .at("slug", "no-such-product")
+            .body(json!({ "access_token": "AQX-probe", "ad_account_id": "507" })),
+        Probe::new("post", "/products/{slug}/connections/social-a", owner)
+            .at("slug", "no-such-product")
+            .body(json!({ "access_token": "EAA-probe", "page_id": "5001" })),
     ];
     for id_path in [
         "/queue/{id}/approve",
