@@ -131,4 +131,84 @@ async fn approvals_change_the_budget_where_it_lives(backend: Backend) {
     assert!(applied.iter().all(|e| e["actor"] == "system"));
 }
 
-per_backend!(approvals_change_the_budget_where_it_lives);
+/// Every door an agent has (the API, MCP, chat) only queues a `meta` change: Meta hears nothing
+/// until a human approves, through the dashboard door here, and then the budget changes once.
+async fn no_door_reaches_meta_before_a_human(backend: Backend) {
+    use payback_domain::Via;
+    use payback_domain::card::Resolution;
+    use payback_domain::policy::Network;
+    use payback_server::services::acting::caller_for_token;
+    use payback_server::services::proposals::{self, ProposalInput};
+    use payback_server::services::queue::{self, ResolveOptions};
+
+    let (meta, linkedin) = (FakeMeta::spawn().await, FakeLinkedIn::spawn().await);
+    seed_meta(&meta);
+    let app = spawn(backend, &meta, &linkedin).await;
+    let (owner, key) = founder(&app).await;
+    connect_meta_ads(&app, &key).await;
+    let seen = meta.requests().len();
+
+    let raise = |to_cents| ProposalInput {
+        network: Network::Meta,
+        campaign_id: Some(BRAND.to_string()),
+        from_cents: Some(2_000),
+        to_cents,
+        rationale: "Retargeting pays back in four days; room to grow.".to_owned(),
+        rollback_if: None,
+        headline: None,
+    };
+    let mut cards = vec![propose(&app, &key, proposal(Some(BRAND), 2_500)).await];
+    for via in [Via::Mcp, Via::Chat] {
+        let agent = caller_for_token(&app.state, &key, via).await.unwrap();
+        let accepted = proposals::propose(&app.state, &agent, "shop", raise(2_600))
+            .await
+            .unwrap();
+        assert_eq!(accepted.status, "pending_human");
+        let refused = queue::resolve(
+            &app.state,
+            &agent,
+            &accepted.proposal_id,
+            Resolution::Approve,
+            ResolveOptions::default(),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(refused.status().as_u16(), 403);
+        cards.push(accepted.proposal_id);
+    }
+    payback_server::jobs::run_due(&app.state, "test-runner")
+        .await
+        .unwrap();
+    // The job pass syncs spend (insights); nothing asks for or about the campaign's budget.
+    assert!(meta.budget_changes().is_empty());
+    assert!(
+        meta.requests()[seen..]
+            .iter()
+            .all(|r| !r.path.contains(&BRAND.to_string()) && !r.path.contains("adsets")),
+        "no read or write of the campaign before a human approves"
+    );
+
+    let human = caller_for_token(&app.state, &owner.token, Via::Dashboard)
+        .await
+        .unwrap();
+    queue::resolve(
+        &app.state,
+        &human,
+        &cards[2],
+        Resolution::Approve,
+        ResolveOptions::default(),
+    )
+    .await
+    .unwrap();
+    // The approving request tries at once; the job picks up what is still due.
+    payback_server::jobs::run_due(&app.state, "test-runner")
+        .await
+        .unwrap();
+    assert_eq!(meta.campaign_daily_budget(BRAND), Some(2_600));
+    assert_eq!(meta.budget_changes().len(), 1);
+}
+
+per_backend!(
+    approvals_change_the_budget_where_it_lives,
+    no_door_reaches_meta_before_a_human,
+);

@@ -396,7 +396,84 @@ async fn expired_tokens_and_throttling(backend: Backend) {
     );
 }
 
+/// The ladder's deeper rungs: a year and then everything are read through asynchronous report
+/// runs (polled until done), the deepest clamped to the 37 months Meta serves; the sums stay the
+/// seeded ones and `GET /health` shows the sources fresh.
+async fn deep_rungs_read_through_async_reports(backend: Backend) {
+    let (meta, linkedin) = (FakeMeta::spawn().await, FakeLinkedIn::spawn().await);
+    seed_meta(&meta);
+    seed_meta_spend(&meta);
+    seed_linkedin(&linkedin);
+    seed_linkedin_spend(&linkedin);
+    let app = spawn(backend, &meta, &linkedin).await;
+    let (owner, key) = founder(&app).await;
+    connect_meta_ads(&app, &key).await;
+    connect_linkedin(&app, &key).await;
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    let status = |health: &Value, name: &str| {
+        health["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["source"] == name)
+            .map(|s| s["status"].clone())
+            .unwrap_or_else(|| panic!("no {name} in {health}"))
+    };
+    assert_eq!(status(&health, "social_ads_a"), "never");
+
+    for (rung, asynchronous) in [(30, false), (365, true), (3_650, true)] {
+        let runs_before = meta
+            .requests_to("insights")
+            .iter()
+            .filter(|r| r.method == "POST")
+            .count();
+        sync(&app).await;
+        let row = connection(&app, &owner.token, "social_ads_a")
+            .await
+            .unwrap();
+        assert_eq!(row["last_error"], Value::Null, "rung {rung}: {row}");
+        assert_eq!(row["backfill_days"], rung, "{row}");
+        let runs = meta
+            .requests_to("insights")
+            .iter()
+            .filter(|r| r.method == "POST")
+            .count();
+        assert_eq!(runs > runs_before, asynchronous, "rung {rung}");
+        assert_eq!(
+            reported(&app, &owner.token, "ad", "meta").await,
+            meta_expected("ad", |_| true),
+            "rung {rung}"
+        );
+        assert_eq!(
+            reported(&app, &owner.token, "campaign", "linkedin").await,
+            linkedin_expected("campaign"),
+            "rung {rung}"
+        );
+        app.clock.advance(2 * 3_600_000);
+    }
+    // Every report run was polled to completion before its rows were read.
+    let polls = meta
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "GET" && !r.path.contains("insights") && !r.path.contains("act_"))
+        .count();
+    assert!(polls >= 2, "report runs polled");
+    // No request asked for more than Meta serves (the fake refuses beyond 37 months).
+    let health = app
+        .get("/health", Some(&owner.token))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(status(&health, "social_ads_a"), "fresh", "{health}");
+    assert_eq!(status(&health, "social_ads_b"), "fresh", "{health}");
+}
+
 per_backend!(
+    deep_rungs_read_through_async_reports,
     spend_cac_and_roas_equal_independent_sums,
     the_campaign_filter_drops_exactly_the_non_matching_spend,
     expired_tokens_and_throttling,
