@@ -48,7 +48,7 @@ export function AllConnectionsPage() {
         {(rows) =>
           rows.length === 0 ? (
             <Empty title="No connections yet">
-              Open a product from the <a href={href('/')}>portfolio</a> and choose its Connections tab to connect Stripe, Google Ads or your own database.
+              Open a product from the <a href={href('/')}>portfolio</a> and choose its Connections tab to connect Stripe, Google Ads, Meta, LinkedIn or your own database.
             </Empty>
           ) : (
             <div class="connections-table">

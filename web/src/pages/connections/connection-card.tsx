@@ -2,7 +2,8 @@
 // history it has read, a run in progress, the last error), and what can be done with it: test
 // the stored key, sync now (for the kinds that allow it; the others say why not), replace the
 // key, disconnect. A database also shows its event maps and opens their editor (at once while it
-// is staged without any); Google Ads opens its URL suffix panel and can sign in to Google again.
+// is staged without any); Google Ads opens its URL suffix panel and can sign in to Google again;
+// Meta ads opens its campaign filter, and the social kinds can sign in again or take a new token.
 
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -14,17 +15,22 @@ import { DatabaseForm } from './database-form';
 import { isDatabaseKind } from './database-types';
 import { mapTitle } from './event-map-draft';
 import { EventMapEditor } from './event-map-editor';
+import { CampaignFilter } from './campaign-filter';
 import { PaymentsForm } from './payments-form';
 import { GoogleAdsConnect } from './search-ads-connect';
+import { SocialReconnect } from './social-connect';
 import { UrlSuffixPanel } from './url-suffix-panel';
 import type { Connection, Disconnected, PaymentStage, SyncStarted, TestOutcome } from './types';
 import {
   backfillWords,
+  campaignPrefixes,
   configLines,
+  isSocialKind,
   kindName,
   kindPath,
   mapCountWords,
   noSyncNowReason,
+  socialDisconnectWords,
   STATUS_WORDS,
   syncingWords,
 } from './words';
@@ -53,7 +59,7 @@ export function ConnectionCard({
   useEffect(() => setStarted(null), [connection.last_sync_at, connection.last_error]);
   const disconnect = useAction(useCallback(() => api.post<Disconnected>(`${base}/disconnect`), [base]));
 
-  const lines = configLines(connection.config);
+  const lines = configLines(connection.config, connection.kind);
   const stage = connection.config?.default_stage;
   const database = isDatabaseKind(connection.kind) ? connection.kind : null;
   const maps = connection.event_maps ?? [];
@@ -63,6 +69,10 @@ export function ConnectionCard({
   const noSyncNow = noSyncNowReason(connection.kind);
   const [suffixOpen, setSuffixOpen] = useState(false);
   const suffixId = `${headingId}-suffix`;
+  const social = isSocialKind(connection.kind) ? connection.kind : null;
+  const metaAds = social === 'social_ads_a';
+  const [filterOpen, setFilterOpen] = useState(false);
+  const filterId = `${headingId}-filter`;
 
   return (
     <article class="connection-card" aria-labelledby={headingId} data-connection={connection.kind}>
@@ -154,6 +164,17 @@ export function ConnectionCard({
             {suffixOpen ? 'Close URL suffix' : 'URL suffix'}
           </button>
         )}
+        {metaAds && (
+          <button
+            type="button"
+            class="outline small"
+            aria-expanded={filterOpen}
+            aria-controls={filterId}
+            onClick={() => setFilterOpen((open) => !open)}
+          >
+            {filterOpen ? 'Close campaign filter' : 'Campaign filter'}
+          </button>
+        )}
         {database && (
           <button
             type="button"
@@ -174,6 +195,8 @@ export function ConnectionCard({
                 Payback deletes the stored credentials and the event maps and stops reading the database. Everything
                 already read stays in your reports.
               </>
+            ) : social ? (
+              <>{socialDisconnectWords(social)}</>
             ) : searchAds ? (
               <>
                 Payback stops reading this ad account and can no longer apply approved budgets to it. Unless another
@@ -217,6 +240,15 @@ export function ConnectionCard({
           <GoogleAdsConnect slug={connection.product_slug} reconnect />
         </details>
       )}
+      {metaAds && filterOpen && (
+        <CampaignFilter
+          slug={connection.product_slug}
+          id={filterId}
+          saved={campaignPrefixes(connection.config)}
+          onSaved={onChanged}
+        />
+      )}
+      {social && <SocialReconnect connection={connection} onConnected={onChanged} />}
       {database && editing && (
         <div id={editorId}>
           <EventMapEditor connection={connection} kind={database} onSaved={onChanged} />

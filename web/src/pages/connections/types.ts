@@ -109,3 +109,54 @@ export interface UrlSuffixWritten {
   added: string[];
   already_complete: boolean;
 }
+
+/** The kinds the social networks connect (Meta ads, LinkedIn ads, a Facebook page). */
+export type SocialKind = 'social_ads_a' | 'social_ads_b' | 'social_a';
+
+/** One ad account a Meta grant or an access token reaches (`options.ad_accounts`, `accounts`). */
+export interface AdAccountOption {
+  /** Digits only (no `act_`, no URN). */
+  id: string;
+  name: string;
+  /** ISO 4217: an account in another currency than the product's cannot be chosen. */
+  currency: string;
+  /** `active`, or the network's word for why not (`disabled`, `closed`, ...). */
+  status: string;
+}
+
+/** One Facebook page a Meta grant or token reaches (`options.pages`, `pages`). */
+export interface PageOption {
+  id: string;
+  name: string;
+  /** The photo-sharing business account linked to the page, if any. */
+  instagram_account: { id: string; username: string | null } | null;
+}
+
+/** `GET /connect/socialco/status`. */
+export interface SocialGrantStatus {
+  status: 'pending' | 'complete' | 'error';
+  product_slug: string;
+  error?: string | null;
+  /** Only what the grant was asked for is present: `ad_accounts` for Meta ads, `pages` for a page. */
+  options?: { ad_accounts?: AdAccountOption[]; pages?: PageOption[] } | null;
+  results?: { activated?: string[] } | null;
+}
+
+/**
+ * `POST /products/{slug}/connections/social-ads-a`, `social-ads-b`, `social-a`: the connection
+ * made, or `connection_id: null` when a choice among `accounts` (or `pages`) is needed.
+ */
+export interface SocialConnected {
+  ok: boolean;
+  connection_id: string | null;
+  accounts?: AdAccountOption[];
+  pages?: PageOption[];
+}
+
+/** `POST /products/{slug}/connections/social-ads-a/campaign-filter`. */
+export interface CampaignFilterSet {
+  ok: boolean;
+  campaign_name_prefixes: string[];
+  /** Stored spend rows of campaigns the filter no longer takes, dropped at once. */
+  dropped_rows: number;
+}

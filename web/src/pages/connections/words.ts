@@ -1,9 +1,10 @@
-// Connections in words: kind names, status, backfill depth, the redacted config and a
-// database's event maps, so the product page and the all-products table say the same thing.
+// Connections in words: kind names, status, backfill depth, the redacted config (the social
+// networks' ad accounts, pages and campaign filter included) and a database's event maps, so the
+// product page and the all-products table say the same thing.
 
 import { when } from '../../format';
 import type { EventMap } from './database-types';
-import type { Connection, ConnectionStatus } from './types';
+import type { AdAccountOption, Connection, ConnectionStatus, PageOption, SocialKind } from './types';
 
 const KIND_NAMES: Record<string, string> = {
   payments: 'Payments (Stripe)',
@@ -11,6 +12,9 @@ const KIND_NAMES: Record<string, string> = {
   sql_b: 'MySQL or MariaDB database',
   docdb: 'MongoDB database',
   search_ads: 'Google Ads',
+  social_ads_a: 'Meta ads',
+  social_ads_b: 'LinkedIn ads',
+  social_a: 'Facebook page',
 };
 
 /** `payments` -> "Payments (Stripe)"; a kind this page does not know yet reads as its word. */
@@ -63,11 +67,13 @@ export function stageWords(stage: string): string {
 
 /**
  * The redacted config as short lines ("secret key (test mode)", "charges recorded as payments").
- * Fields the page does not know are shown as `name: value` rather than hidden.
+ * Fields the page does not know are shown as `name: value` rather than hidden. `kind` picks the
+ * words of kinds whose settings read differently (the social networks').
  */
-export function configLines(config: Connection['config']): string[] {
+export function configLines(config: Connection['config'], kind?: string): string[] {
   if (!config) return [];
   if (config.grant === 'searchco') return grantLines(config);
+  if (kind && isSocialKind(kind)) return socialLines(config, kind);
   const lines: string[] = [];
   // What the key is (or where the database is) reads first, then the settings.
   const first = (name: string) => Number(name === 'key' || name === 'target');
@@ -102,6 +108,79 @@ function grantLines(config: Record<string, unknown>): string[] {
   const deployed = text('url_suffix_deployed_at');
   if (deployed) lines.push(`URL suffix written by Payback on ${when(deployed)}`);
   return lines;
+}
+
+/** The social networks' kinds: Meta ads and a Facebook page (grant or token), LinkedIn ads (token). */
+const SOCIAL_KINDS: SocialKind[] = ['social_ads_a', 'social_ads_b', 'social_a'];
+
+export function isSocialKind(kind: string): kind is SocialKind {
+  return (SOCIAL_KINDS as string[]).includes(kind);
+}
+
+/**
+ * A social connection's settings: the ad account (name, currency) and, for Meta ads, which
+ * campaigns are read; or the page and its linked Instagram account; then how it was connected.
+ */
+function socialLines(config: Record<string, unknown>, kind: SocialKind): string[] {
+  const text = (name: string) => (typeof config[name] === 'string' && config[name] !== '' ? (config[name] as string) : null);
+  const lines: string[] = [];
+  const account = text('ad_account_id');
+  const accountName = text('ad_account_name');
+  if (account) lines.push(`ad account ${account}${accountName ? ` (${accountName})` : ''}`);
+  const page = text('page_id');
+  const pageName = text('page_name');
+  if (page) lines.push(`page ${pageName ? `${pageName} (${page})` : page}`);
+  if (page) {
+    const username = text('instagram_username');
+    const instagram = text('instagram_account_id');
+    lines.push(
+      username ? `Instagram @${username}` : instagram ? `Instagram account ${instagram}` : 'no Instagram account linked',
+    );
+  }
+  const currency = text('currency');
+  if (currency) lines.push(`reports in ${currency}`);
+  if (kind === 'social_ads_a') {
+    const prefixes = campaignPrefixes(config);
+    lines.push(prefixes.length ? `campaigns starting with ${prefixes.join(', ')}` : 'every campaign');
+  }
+  if (config.grant === 'socialco') lines.push('Meta sign-in (token stored encrypted)');
+  else lines.push(`${kind === 'social_ads_b' ? 'LinkedIn' : 'Meta'} access token (stored encrypted)`);
+  return lines;
+}
+
+/** The Meta ads connection's campaign filter (`config.campaign_name_prefixes`); empty: every campaign. */
+export function campaignPrefixes(config: Connection['config']): string[] {
+  const prefixes = config?.campaign_name_prefixes;
+  return Array.isArray(prefixes) ? prefixes.filter((p): p is string => typeof p === 'string' && p !== '') : [];
+}
+
+/** What disconnecting a social connection does, for its confirmation. */
+export function socialDisconnectWords(kind: SocialKind): string {
+  switch (kind) {
+    case 'social_ads_a':
+      return 'Payback stops reading this ad account and can no longer apply approved budgets to it. Unless the Facebook page connection uses the same Meta token, Payback removes its permissions at Meta and deletes the stored token. Spend already read stays in your reports.';
+    case 'social_a':
+      return 'Payback stops reading this page. Unless the Meta ads connection uses the same Meta token, Payback removes its permissions at Meta and deletes the stored token. Snapshots and posts already read stay in your reports.';
+    case 'social_ads_b':
+      return 'Payback deletes the stored LinkedIn token and stops reading this ad account. Spend already read stays in your reports; connect again at any time to resume.';
+  }
+}
+
+/** Why an ad account cannot be connected to a product counting in `currency`, or null when it can. */
+export function adAccountUnavailable(account: AdAccountOption, currency: string | null): string | null {
+  if (currency && account.currency.toUpperCase() !== currency.toUpperCase()) {
+    return `reports in ${account.currency} but this product counts in ${currency}; spend is never mixed across currencies`;
+  }
+  if (account.status.toLowerCase() !== 'active') return `the account is ${account.status.replace(/_/g, ' ')}, not active`;
+  return null;
+}
+
+/** A page as a choice: "Shop (id 123) · Instagram @shop". */
+export function pageWords(page: PageOption): string {
+  const instagram = page.instagram_account
+    ? `Instagram ${page.instagram_account.username ? `@${page.instagram_account.username}` : page.instagram_account.id}`
+    : 'no Instagram account linked';
+  return `id ${page.id} · ${instagram}`;
 }
 
 /** How a database connection gets its credentials. */
@@ -143,7 +222,7 @@ export function syncingWords(connection: Connection): string {
 export const COMING_LATER: string[] = [
   'Web analytics and tag manager',
   'Search console',
-  'Social-network ads and pages',
+  'Other social networks',
   'Product analytics and session recordings',
   'SEO and AI-search visibility tools',
 ];

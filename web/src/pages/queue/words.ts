@@ -4,7 +4,11 @@
 import type { Card } from '../../types';
 import type { Network } from './types';
 
-const networkNames: Record<string, string> = { google: 'Google Ads', meta: 'Meta Ads' };
+const networkNames: Record<string, string> = {
+  google: 'Google Ads',
+  meta: 'Meta Ads',
+  linkedin: 'LinkedIn Ads',
+};
 
 export function networkName(network: string): string {
   return networkNames[network] ?? network;
