@@ -65,6 +65,8 @@ pub struct SpendLanding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KindSpec {
     pub kind: ConnectionKind,
+    /// What people call it (the dashboard's name for a connection of this kind).
+    pub label: &'static str,
     /// The `kind` value on the wire and in the database (`sql_a`).
     pub wire: &'static str,
     /// The word in dedicated paths (`sql-a`).
@@ -107,12 +109,14 @@ const NO_SPEND: Option<SpendLanding> = None;
 
 kind_table! {
     AnalyticsA {
+        label: "Web analytics",
         wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
     }
     Tagmgr {
+        label: "Tag manager",
         wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -120,6 +124,7 @@ kind_table! {
     }
     // Synced by its own schedule only: the spec's sync-now list leaves the ads account out.
     SearchAds {
+        label: "Google Ads",
         wire: "search_ads", path: "search-ads", family: Family::SearchGrant,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: false, quota_bound: false,
         spend: Some(SpendLanding { network: "google", channel: PAID_GOOGLE }),
@@ -127,6 +132,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_SEARCH_ADS_API_URL"), api_url_alias: None,
     }
     SearchConsole {
+        label: "Search console",
         wire: "search_console", path: "search-console", family: Family::SearchGrant,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -135,6 +141,7 @@ kind_table! {
     // Daily, as the spec's connect notes say for `search_b`, `geo_a`, `social_a` and `social_b`:
     // their vendors publish daily numbers, so hourly reads would only spend requests.
     SearchB {
+        label: "Second search engine's webmaster data",
         wire: "search_b", path: "search-b", family: Family::Key,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -142,18 +149,21 @@ kind_table! {
     }
     // Metered: every read costs the customer units.
     SeoA {
+        label: "SEO metrics",
         wire: "seo_a", path: "seo-a", family: Family::Key,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_A_API_URL"), api_url_alias: None,
     }
     SeoB {
+        label: "Domain authority and backlinks",
         wire: "seo_b", path: "seo-b", family: Family::Key,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_B_API_URL"), api_url_alias: None,
     }
     GeoA {
+        label: "AI search visibility",
         wire: "geo_a", path: "geo-a", family: Family::Key,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -161,18 +171,21 @@ kind_table! {
     }
     // 10 export requests per project per day: one daily run keeps well inside them.
     ReplayA {
+        label: "Session replay",
         wire: "replay_a", path: "replay-a", family: Family::Key,
         cadence: Cadence::Daily, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
     }
     ProductAnalyticsA {
+        label: "Product analytics",
         wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,
     }
     SocialAdsA {
+        label: "Meta ads",
         wire: "social_ads_a", path: "social-ads-a", family: Family::SocialGrant,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "meta", channel: PAID_META }),
@@ -181,6 +194,7 @@ kind_table! {
     }
     // Spend only: proposals name `meta` and `google`, never this network.
     SocialAdsB {
+        label: "LinkedIn ads",
         wire: "social_ads_b", path: "social-ads-b", family: Family::Key,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "linkedin", channel: PAID_LINKEDIN }),
@@ -188,12 +202,14 @@ kind_table! {
         api_url_var: Some("PAYBACK_SOCIAL_ADS_B_API_URL"), api_url_alias: None,
     }
     SocialA {
+        label: "Facebook page",
         wire: "social_a", path: "social-a", family: Family::SocialGrant,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_A_API_URL"), api_url_alias: None,
     }
     SocialB {
+        label: "Microblog account",
         wire: "social_b", path: "social-b", family: Family::Key,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -201,6 +217,7 @@ kind_table! {
     }
     // Hourly, for timely revenue.
     Payments {
+        label: "Payments (Stripe)",
         wire: "payments", path: "payments", family: Family::Payments,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
@@ -208,16 +225,19 @@ kind_table! {
         api_url_alias: Some("PAYBACK_STRIPE_API_BASE"),
     }
     SqlA {
+        label: "PostgreSQL database",
         wire: "sql_a", path: "sql-a", family: Family::Database,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
     }
     SqlB {
+        label: "MySQL or MariaDB database",
         wire: "sql_b", path: "sql-b", family: Family::Database,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
     }
     Docdb {
+        label: "MongoDB database",
         wire: "docdb", path: "docdb", family: Family::Database,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,

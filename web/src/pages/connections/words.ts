@@ -3,41 +3,28 @@
 // product page and the all-products table say the same thing.
 
 import { when } from '../../format';
+import { KINDS } from '../../generated/kinds';
 import type { EventMap } from './database-types';
 import type { AdAccountOption, Connection, ConnectionStatus, PageOption, SocialKind } from './types';
 
-const KIND_NAMES: Record<string, string> = {
-  payments: 'Payments (Stripe)',
-  sql_a: 'PostgreSQL database',
-  sql_b: 'MySQL or MariaDB database',
-  docdb: 'MongoDB database',
-  search_ads: 'Google Ads',
-  social_ads_a: 'Meta ads',
-  social_ads_b: 'LinkedIn ads',
-  social_a: 'Facebook page',
-};
-
-/** `payments` -> "Payments (Stripe)"; a kind this page does not know yet reads as its word. */
+/** `payments` -> "Payments (Stripe)": the kind table's label; an unknown word reads as itself. */
 export function kindName(kind: string): string {
-  return KIND_NAMES[kind] ?? kind.replace(/_/g, ' ');
+  return KINDS[kind]?.label ?? kind.replace(/_/g, ' ');
 }
 
 /** The word the per-kind endpoints take in their path (`sql_a` -> `sql-a`). */
 export function kindPath(kind: string): string {
-  return kind.replace(/_/g, '-');
+  return KINDS[kind]?.path ?? kind.replace(/_/g, '-');
 }
 
 /**
- * Kinds the server syncs only on their own schedule (the kind table's sync-now column), with
- * why, shown on the card in place of a "Sync now" button.
+ * Why `kind` has no "Sync now" (the kind table's sync-now column: it is read only on its own
+ * schedule), or null when it has one.
  */
-const NO_SYNC_NOW: Record<string, string> = {
-  search_ads: 'Google Ads is read hourly on its own schedule (the last 7 days each time); it cannot be synced on demand.',
-};
-
-/** Why `kind` has no "Sync now", or null when it has one. */
 export function noSyncNowReason(kind: string): string | null {
-  return NO_SYNC_NOW[kind] ?? null;
+  const words = KINDS[kind];
+  if (!words || words.syncNow) return null;
+  return `${words.label} is read ${words.cadence} on its own schedule (the last ${words.recentDays} days each time); it cannot be synced on demand.`;
 }
 
 /** Google Ads customer ids in Google's own spelling: `1234567890` -> `123-456-7890`. */
