@@ -19,6 +19,8 @@ pub struct SyncOutput {
     pub spend: Vec<SpendRead>,
     /// Dated metric values that are not events (search clicks per query, followers, ...).
     pub snapshots: Vec<Snapshot>,
+    /// Recent posts of an organic social source, with their engagement so far.
+    pub posts: Vec<SocialPost>,
     pub detail: String,
 }
 
@@ -159,6 +161,45 @@ pub struct Snapshot {
     pub value: f64,
 }
 
+/// A post of an organic social page or account as one read saw it. Stored per (product, source
+/// kind, `id`): a later read of the same post replaces everything but its identity, so the
+/// engagement is always the latest lifetime count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SocialPost {
+    /// The network's id of the post; unique per source, each once per read.
+    pub id: String,
+    /// `facebook` or `instagram`: the network the post is on, the same word as the network's
+    /// snapshot dimension.
+    pub network: String,
+    pub published_at: Timestamp,
+    /// The post's public URL, when the network gives one.
+    pub permalink: Option<String>,
+    /// The first [`SocialPost::TEXT_CHARS`] characters of the message or caption.
+    pub text: Option<String>,
+    /// The network's word for what the post is (`IMAGE`, `VIDEO`, `CAROUSEL_ALBUM` on
+    /// Instagram); none when the network does not say.
+    pub media_type: Option<String>,
+    /// Lifetime engagement as the network counts it (reactions, comments and shares on
+    /// Facebook; likes and comments on Instagram); never negative.
+    pub engagement: i64,
+}
+
+impl SocialPost {
+    /// How much of a post's text is kept: enough to recognize it in a report.
+    pub const TEXT_CHARS: usize = 280;
+
+    /// `text` as stored: its first [`SocialPost::TEXT_CHARS`] characters without NUL characters
+    /// (which PostgreSQL's text refuses); none when nothing is left.
+    pub fn excerpt(text: &str) -> Option<String> {
+        let kept: String = text
+            .chars()
+            .filter(|c| *c != '\0')
+            .take(Self::TEXT_CHARS)
+            .collect();
+        (!kept.trim().is_empty()).then_some(kept)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use payback_domain::DAY_MS;
@@ -188,6 +229,20 @@ mod tests {
             (days.first.as_str(), days.last.as_str()),
             ("2026-11-20", "2026-11-20")
         );
+    }
+
+    #[test]
+    fn a_post_keeps_the_first_280_characters_of_its_text() {
+        let long = "é".repeat(300);
+        let kept = SocialPost::excerpt(&long).unwrap();
+        assert_eq!(kept.chars().count(), 280);
+        assert_eq!(kept.len(), 560, "characters, not bytes");
+        assert_eq!(
+            SocialPost::excerpt("Sale\0 today").as_deref(),
+            Some("Sale today")
+        );
+        assert_eq!(SocialPost::excerpt("  \n"), None);
+        assert_eq!(SocialPost::excerpt(""), None);
     }
 
     #[test]

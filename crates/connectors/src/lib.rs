@@ -22,7 +22,8 @@ mod window;
 
 pub use ad_account::AdAccountOption;
 pub use batch::{
-    DayRange, RevenueRow, Snapshot, SpendRead, SpendRow, StageDay, StageDaysRead, SyncOutput,
+    DayRange, RevenueRow, Snapshot, SocialPost, SpendRead, SpendRow, StageDay, StageDaysRead,
+    SyncOutput,
 };
 pub use budget::{BudgetChange, BudgetOutcome, BudgetWriter};
 pub use error::ConnectorError;

@@ -8,6 +8,7 @@ pub mod card;
 pub mod channel;
 pub mod clock;
 pub mod connection;
+pub mod dashboard_spec;
 pub mod event;
 pub mod event_map;
 pub mod metrics;

@@ -103,14 +103,17 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         ))
         .merge(routes::attribution::router())
         .merge(routes::series::router())
+        .merge(routes::social_report::router())
         .merge(routes::funnel::router())
         .merge(routes::conversions::router())
         .merge(routes::payback::router())
+        .merge(routes::health_report::router())
         .merge(routes::exports::router())
         .merge(routes::queue::router())
         .merge(routes::spend::router())
         .merge(routes::policy::router())
         .merge(routes::distribution::router())
+        .merge(routes::dashboards::router())
         .merge(limit_body(routes::connect::public(), auth_body, ""))
         .merge(routes::connect::router())
         .merge(limit_body(routes::social::public(), auth_body, ""))
@@ -119,8 +122,8 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         .merge(routes::databases::router())
 }
 
-/// The complete router: the API, `/openapi.json`, the dashboard, JSON fallbacks, body limit, tracing and
-/// panic safety.
+/// The complete router: the API, `/openapi.json`, the dashboard, the MCP server at `/mcp`, JSON
+/// fallbacks, body limit, tracing and panic safety.
 pub fn router(state: AppState) -> Router {
     let (api, mut openapi) = api_routes(&state.config, &state.limiters).split_for_parts();
     crate::openapi::document_refused_nul(&mut openapi);
@@ -131,6 +134,7 @@ pub fn router(state: AppState) -> Router {
     api.with_state(state.clone())
         .merge(openapi_route)
         .merge(routes::dashboard::router())
+        .merge(crate::mcp::router(&state))
         .fallback(routes::system::unknown_route)
         .method_not_allowed_fallback(routes::system::wrong_method)
         .layer(axum::middleware::from_fn(refuse_nul_in_uri))

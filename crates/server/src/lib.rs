@@ -14,6 +14,7 @@ pub mod error;
 pub mod extract;
 pub mod jobs;
 pub mod mail;
+pub mod mcp;
 pub mod model_gateway;
 pub mod openapi;
 pub mod operator;
@@ -24,6 +25,7 @@ pub mod secret;
 pub mod secrets;
 pub mod services;
 pub mod state;
+pub mod tools;
 pub mod views;
 
 pub use app::{build_state, router, serve, shutdown_signal, state_from_config};

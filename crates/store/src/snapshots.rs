@@ -1,7 +1,8 @@
 //! Snapshots: dated metric values that are not events (search clicks per query, AI visibility,
 //! followers), one per (product, source kind, day, metric, dimension). A sync upserts what it
 //! read (`upsert`, in the run's transaction); reports read a metric's value per day by the rule
-//! its word carries in `payback_domain::snapshot_metric` (`daily_values`).
+//! its word carries in `payback_domain::snapshot_metric` (`daily_values`), or one dimension's
+//! values as they are (`dimension_days`, `latest_before`: the social report's networks).
 
 use payback_domain::Timestamp;
 use payback_domain::snapshot_metric::{DayValue, SnapshotMetric};
@@ -118,4 +119,94 @@ pub async fn daily_values(
         }
         query.build_query_as().fetch_all(pool).await
     })?)
+}
+
+/// One dimension's value of a metric on one day, summed over source kinds.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DimensionValue {
+    pub day: String,
+    pub metric: String,
+    pub dimension: String,
+    pub value: f64,
+}
+
+/// The values of `metrics` at each of `dimensions`, per day from `first_day` to `last_day`
+/// inclusive, each summed over source kinds; days without a value are absent. Walks
+/// `snapshots_by_metric`.
+pub async fn dimension_days(
+    db: &Db,
+    product_id: &str,
+    metrics: &[&str],
+    dimensions: &[&str],
+    first_day: &str,
+    last_day: &str,
+) -> StoreResult<Vec<DimensionValue>> {
+    if metrics.is_empty() || dimensions.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(on_db!(db, pool => {
+        let mut query = sqlx::QueryBuilder::new(
+            "SELECT day, metric, dimension, CAST(SUM(value) AS DOUBLE PRECISION) AS value \
+             FROM snapshots WHERE product_id = ",
+        );
+        query.push_bind(product_id);
+        push_list(&mut query, " AND metric IN (", metrics);
+        push_list(&mut query, " AND dimension IN (", dimensions);
+        query.push(" AND day >= ");
+        query.push_bind(first_day);
+        query.push(" AND day <= ");
+        query.push_bind(last_day);
+        query.push(" GROUP BY day, metric, dimension ORDER BY day, metric, dimension");
+        query.build_query_as().fetch_all(pool).await
+    })?)
+}
+
+/// For each of `dimensions`, `metric`'s latest value on a day before `day` (summed over the
+/// source kinds that wrote that day); a dimension without one is absent. What a count such as
+/// followers stood at when a window began.
+pub async fn latest_before(
+    db: &Db,
+    product_id: &str,
+    metric: &str,
+    dimensions: &[&str],
+    day: &str,
+) -> StoreResult<Vec<DimensionValue>> {
+    if dimensions.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(on_db!(db, pool => {
+        let mut query = sqlx::QueryBuilder::new(
+            "SELECT s.day, s.metric, s.dimension, CAST(SUM(s.value) AS DOUBLE PRECISION) AS value \
+             FROM snapshots s JOIN (SELECT dimension, MAX(day) AS day FROM snapshots \
+             WHERE product_id = ",
+        );
+        query.push_bind(product_id);
+        query.push(" AND metric = ");
+        query.push_bind(metric);
+        push_list(&mut query, " AND dimension IN (", dimensions);
+        query.push(" AND day < ");
+        query.push_bind(day);
+        query.push(
+            " GROUP BY dimension) latest ON s.dimension = latest.dimension AND s.day = latest.day \
+             WHERE s.product_id = ",
+        );
+        query.push_bind(product_id);
+        query.push(" AND s.metric = ");
+        query.push_bind(metric);
+        query.push(" GROUP BY s.day, s.metric, s.dimension ORDER BY s.dimension");
+        query.build_query_as().fetch_all(pool).await
+    })?)
+}
+
+/// `{prefix}$a, $b, ...)`: one bound parameter per value.
+fn push_list<DB: sqlx::Database>(query: &mut sqlx::QueryBuilder<DB>, prefix: &str, values: &[&str])
+where
+    for<'a> &'a str: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+{
+    query.push(prefix);
+    let mut list = query.separated(", ");
+    for value in values {
+        list.push_bind(*value);
+    }
+    query.push(")");
 }

@@ -1,8 +1,8 @@
 //! The `social_a` connection: a Facebook page and the Instagram professional account linked to
 //! it, read through the Graph API ([`crate::graph::GRAPH_VERSION`]) as daily snapshots (views,
-//! engagement, followers) and recent posts' engagement. The token is the social grant's user
-//! token (exchanged for the page's token on every operation) or a token pasted on the key path
-//! (a page token is used as it is).
+//! engagement, followers) and recent posts with their engagement. The token is the social
+//! grant's user token (exchanged for the page's token on every operation) or a token pasted on
+//! the key path (a page token is used as it is).
 //!
 //! One file per concern: `page` (the page token and the page), `insights` (daily Page and
 //! Instagram insights), `posts` (recent posts), `snapshots` (figures as snapshot words),
@@ -122,7 +122,8 @@ pub async fn test(
 }
 
 /// Reads the page's (and its Instagram account's) daily figures over the days of `window`,
-/// the followers counts for its last day, and the recent posts published in it.
+/// the followers counts for its last day, and the recent posts published in it (stored as they
+/// are, and their engagement as snapshot details).
 pub async fn sync(
     http: &reqwest::Client,
     config: &SocialPageConfig,
@@ -147,7 +148,7 @@ pub async fn sync(
             .instagram
             .as_ref()
             .and_then(|account| account.followers),
-        posts: recent,
+        posts: recent.iter().map(posts::figure).collect(),
     };
     let snapshots = snapshots::snapshots(&figures);
     let mut detail = format!(
@@ -178,6 +179,7 @@ pub async fn sync(
     tracing::info!(detail = %detail, "social page sync read");
     Ok(SyncOutput {
         snapshots,
+        posts: recent,
         detail,
         ..SyncOutput::default()
     })

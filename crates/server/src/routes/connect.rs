@@ -121,11 +121,24 @@ fn page(ok: bool, message: &str) -> String {
     )
 }
 
+/// `GET /connect/{provider}/status`'s query, for both providers.
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StatusQuery {
     /// The state `start` answered.
-    state: String,
+    pub state: String,
+}
+
+impl StatusQuery {
+    /// The state, at most [`STATE_MAX_CHARS`] characters (400 naming `state` otherwise).
+    pub fn checked(&self) -> ApiResult<&str> {
+        if self.state.chars().count() > STATE_MAX_CHARS {
+            return Err(crate::error::ApiError::bad_request(format!(
+                "state: at most {STATE_MAX_CHARS} characters"
+            )));
+        }
+        Ok(&self.state)
+    }
 }
 
 /// The flow's state: `pending` until the human finished consent, then `complete` with the
@@ -140,12 +153,9 @@ async fn status(
     caller: Caller,
     Query(query): Query<StatusQuery>,
 ) -> ApiResult<Json<GrantStatus>> {
-    if query.state.chars().count() > STATE_MAX_CHARS {
-        return Err(crate::error::ApiError::bad_request(format!(
-            "state: at most {STATE_MAX_CHARS} characters"
-        )));
-    }
-    Ok(Json(searchco::status(&state, &caller, &query.state).await?))
+    Ok(Json(
+        searchco::status(&state, &caller, query.checked()?).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]

@@ -5,14 +5,15 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use payback_domain::connection::ConnectionKind;
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson};
 use crate::routes::connect::{
-    CHOICE_MAX_CHARS, KIND_MAX_CHARS, SLUG_MAX_CHARS, STATE_MAX_CHARS, callback_response,
+    CHOICE_MAX_CHARS, KIND_MAX_CHARS, SLUG_MAX_CHARS, STATE_MAX_CHARS, StatusQuery,
+    callback_response,
 };
 use crate::routes::rules::secret_within;
 use crate::routes::tags;
@@ -97,13 +98,6 @@ async fn callback(
     Ok(callback_response(socialco::callback(&state, query).await?))
 }
 
-#[derive(Debug, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct StatusQuery {
-    /// The state `start` answered.
-    state: String,
-}
-
 /// The flow's state: `pending`, then `complete` with `options` (`ad_accounts`: id, name,
 /// currency, status; `pages`: id, name, instagram_account), or `error` with the reason.
 /// Another account's state answers 404.
@@ -116,12 +110,9 @@ async fn status(
     caller: Caller,
     Query(query): Query<StatusQuery>,
 ) -> ApiResult<Json<GrantStatus>> {
-    if query.state.chars().count() > STATE_MAX_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "state: at most {STATE_MAX_CHARS} characters"
-        )));
-    }
-    Ok(Json(socialco::status(&state, &caller, &query.state).await?))
+    Ok(Json(
+        socialco::status(&state, &caller, query.checked()?).await?,
+    ))
 }
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]

@@ -131,12 +131,7 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         // Accepted batches the database later refused (`ingest_failures`) make tracking
         // failing: those events are missing from every number until someone looks.
         let (set_aside, newest_error) = activity::ingest_failures(db, &product.id).await?;
-        let tracking = match last_event {
-            _ if set_aside > 0 => "failing",
-            None => "never",
-            Some(at) if now.millis() - at > TRACKING_STALE_MS => "stale",
-            Some(_) => "fresh",
-        };
+        let tracking = tracking_freshness(last_event, set_aside, now);
         worst = worst.max(Severity::of_source(tracking));
         sources.push(SourceHealth {
             product_slug: product.slug.clone(),
@@ -213,9 +208,29 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
     })
 }
 
+/// First-party tracking (events through the API and the snippet): failing while accepted
+/// batches sit set aside, `never` before the first event, stale after 48 hours of silence.
+/// The per-product health report reads the same.
+pub(crate) fn tracking_freshness(
+    last_event: Option<i64>,
+    set_aside: i64,
+    now: Timestamp,
+) -> &'static str {
+    match last_event {
+        _ if set_aside > 0 => "failing",
+        None => "never",
+        Some(at) if now.millis() - at > TRACKING_STALE_MS => "stale",
+        Some(_) => "fresh",
+    }
+}
+
 /// A connection is fresh while its last success is within two of its cadences (plus the run
-/// time a lease allows); failing once its last run failed.
-fn connection_freshness(row: &connections::ConnectionRow, now: Timestamp) -> &'static str {
+/// time a lease allows); failing once its last run failed. The per-product health report
+/// reads the same.
+pub(crate) fn connection_freshness(
+    row: &connections::ConnectionRow,
+    now: Timestamp,
+) -> &'static str {
     if row.status == ConnectionStatus::Disabled.as_str() {
         return "disabled";
     }
@@ -233,7 +248,10 @@ fn connection_freshness(row: &connections::ConnectionRow, now: Timestamp) -> &'s
 }
 
 /// The DESIGN.md thresholds: under 10% healthy, 10-25% warn, over 25% fail.
-fn attribution_status(revenue_cents: i64, unattributed_cents: i64) -> (Option<f64>, &'static str) {
+pub(crate) fn attribution_status(
+    revenue_cents: i64,
+    unattributed_cents: i64,
+) -> (Option<f64>, &'static str) {
     if revenue_cents <= 0 {
         return (None, "no_revenue");
     }

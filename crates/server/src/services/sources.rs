@@ -59,17 +59,18 @@ impl SourceRegistry {
         let mut registry = Self {
             by_kind: HashMap::new(),
         };
-        registry.register(ConnectionKind::Payments, Arc::new(PaymentsOpener));
-        registry.register(ConnectionKind::SearchAds, Arc::new(SearchAdsOpener));
-        registry.register(ConnectionKind::SocialAdsA, Arc::new(SocialAdsOpener));
-        registry.register(ConnectionKind::SocialAdsB, Arc::new(ProAdsOpener));
-        registry.register(ConnectionKind::SocialA, Arc::new(SocialPageOpener));
-        for kind in [
-            ConnectionKind::SqlA,
-            ConnectionKind::SqlB,
-            ConnectionKind::Docdb,
-        ] {
-            registry.register(kind, Arc::new(DatabaseOpener));
+        let openers: [(ConnectionKind, OpenFn); 8] = [
+            (ConnectionKind::Payments, open_payments),
+            (ConnectionKind::SqlA, open_database),
+            (ConnectionKind::SqlB, open_database),
+            (ConnectionKind::Docdb, open_database),
+            (ConnectionKind::SearchAds, open_search_ads),
+            (ConnectionKind::SocialAdsA, open_social_ads),
+            (ConnectionKind::SocialAdsB, open_pro_ads),
+            (ConnectionKind::SocialA, open_social_page),
+        ];
+        for (kind, open) in openers {
+            registry.register(kind, Arc::new(FnOpener(open)));
         }
         registry
     }
@@ -100,115 +101,115 @@ impl SourceRegistry {
     }
 }
 
-/// `payments`: the Stripe key and the charges' stage.
-struct PaymentsOpener;
+/// A kind's opener as a plain function: most kinds need nothing but their config and the
+/// product's currency, so one adapter serves them all.
+type OpenFn = for<'a> fn(&'a AppState, &'a ProductRow, &'a ConnectionRow) -> OpenFuture<'a>;
 
-impl OpenSource for PaymentsOpener {
+struct FnOpener(OpenFn);
+
+impl OpenSource for FnOpener {
     fn open<'a>(
         &'a self,
         state: &'a AppState,
         product: &'a ProductRow,
         row: &'a ConnectionRow,
     ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let config = source_config::payments(state, row).await?;
-            let source = PaymentsSource::new(state.http.clone(), config, &product.currency);
-            Ok(Box::new(source) as Box<dyn Source>)
-        })
+        (self.0)(state, product, row)
     }
+}
+
+fn boxed(source: impl Source + 'static) -> Box<dyn Source> {
+    Box::new(source)
+}
+
+/// `payments`: the Stripe key and the charges' stage.
+fn open_payments<'a>(
+    state: &'a AppState,
+    product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let config = source_config::payments(state, row).await?;
+        Ok(boxed(PaymentsSource::new(
+            state.http.clone(),
+            config,
+            &product.currency,
+        )))
+    })
 }
 
 /// `sql_a`, `sql_b`, `docdb`: the checked database and the event maps.
-struct DatabaseOpener;
-
-impl OpenSource for DatabaseOpener {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let maps = source_config::event_maps(row)?;
-            let currency = &product.currency;
-            Ok(match source_config::database(state, row).await? {
-                Database::Sql(config) => {
-                    Box::new(SqlSource::new(config, maps, currency)) as Box<dyn Source>
-                }
-                Database::Docdb(config) => Box::new(DocdbSource::new(config, maps, currency)),
-            })
+fn open_database<'a>(
+    state: &'a AppState,
+    product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let maps = source_config::event_maps(row)?;
+        let currency = &product.currency;
+        Ok(match source_config::database(state, row).await? {
+            Database::Sql(config) => boxed(SqlSource::new(config, maps, currency)),
+            Database::Docdb(config) => boxed(DocdbSource::new(config, maps, currency)),
         })
-    }
+    })
 }
 
 /// `search_ads`: the grant's refresh token, the chosen account and its manager login.
-struct SearchAdsOpener;
-
-impl OpenSource for SearchAdsOpener {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let config = source_config::search_ads(state, row).await?;
-            let source = SearchAdsSource::new(state.http.clone(), config, &product.currency);
-            Ok(Box::new(source) as Box<dyn Source>)
-        })
-    }
+fn open_search_ads<'a>(
+    state: &'a AppState,
+    product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let config = source_config::search_ads(state, row).await?;
+        Ok(boxed(SearchAdsSource::new(
+            state.http.clone(),
+            config,
+            &product.currency,
+        )))
+    })
 }
 
 /// `social_ads_a`: the Meta token, the ad account and its campaign filter.
-struct SocialAdsOpener;
-
-impl OpenSource for SocialAdsOpener {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let config = source_config::social_ads_a(state, row).await?;
-            let source = SocialAdsSource::new(state.http.clone(), config, &product.currency);
-            Ok(Box::new(source) as Box<dyn Source>)
-        })
-    }
+fn open_social_ads<'a>(
+    state: &'a AppState,
+    product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let config = source_config::social_ads_a(state, row).await?;
+        Ok(boxed(SocialAdsSource::new(
+            state.http.clone(),
+            config,
+            &product.currency,
+        )))
+    })
 }
 
 /// `social_ads_b`: the LinkedIn token and the ad account.
-struct ProAdsOpener;
-
-impl OpenSource for ProAdsOpener {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let config = source_config::social_ads_b(state, row).await?;
-            let source = ProAdsSource::new(state.http.clone(), config, &product.currency);
-            Ok(Box::new(source) as Box<dyn Source>)
-        })
-    }
+fn open_pro_ads<'a>(
+    state: &'a AppState,
+    product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let config = source_config::social_ads_b(state, row).await?;
+        Ok(boxed(ProAdsSource::new(
+            state.http.clone(),
+            config,
+            &product.currency,
+        )))
+    })
 }
 
 /// `social_a`: the Meta token and the page.
-struct SocialPageOpener;
-
-impl OpenSource for SocialPageOpener {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        _product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        Box::pin(async move {
-            let config = source_config::social_a(state, row).await?;
-            let source = SocialPageSource::new(state.http.clone(), config);
-            Ok(Box::new(source) as Box<dyn Source>)
-        })
-    }
+fn open_social_page<'a>(
+    state: &'a AppState,
+    _product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let config = source_config::social_a(state, row).await?;
+        Ok(boxed(SocialPageSource::new(state.http.clone(), config)))
+    })
 }

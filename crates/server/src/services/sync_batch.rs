@@ -1,15 +1,15 @@
 //! Writing what one sync pass read (a [`SyncOutput`]), each part where it belongs: events and
 //! revenue rows through the events API's ingestion path (namespace `<kind>:<slug>`, so re-reads
 //! store nothing twice), daily stage volumes and spend by replacing the days the pass read, and
-//! snapshots by upserting each value under the connection's kind, in one transaction. Every part
-//! is checked before anything of the batch is written.
+//! snapshots and social posts by upserting each under the connection's kind, in one transaction.
+//! Every part is checked before anything of the batch is written.
 
 use std::collections::BTreeSet;
 
 use payback_connectors::database::EventSink;
 use payback_connectors::{
-    ConnectorError, DayRange, PageSink, RevenueRow, Snapshot, SourceFuture, StageDaysRead,
-    SyncOutput,
+    ConnectorError, DayRange, PageSink, RevenueRow, Snapshot, SocialPost, SourceFuture,
+    StageDaysRead, SyncOutput,
 };
 use payback_domain::Timestamp;
 use payback_domain::connection::ConnectionKind;
@@ -18,6 +18,7 @@ use payback_domain::snapshot_metric;
 use payback_store::aggregate_stages::{self, StageVolume};
 use payback_store::products::ProductRow;
 use payback_store::snapshots::{self, SnapshotRow};
+use payback_store::social_posts::{self, SocialPostRow};
 
 use crate::services::ingest::{self, Source};
 use crate::services::spend_intake;
@@ -58,6 +59,7 @@ pub async fn write(
 ) -> Result<String, String> {
     let (state, product) = (sink.state, sink.product);
     let snapshots = check_snapshots(batch.snapshots)?;
+    let posts = check_posts(batch.posts)?;
     let spend = spend_intake::check(kind, &product.currency, batch.spend)?;
     let stage_days = batch.stage_days.map(check_stage_days).transpose()?;
     let revenue = revenue_events(batch.revenue)?;
@@ -73,7 +75,7 @@ pub async fn write(
     EventSink::write(sink, batch.events).await.map_err(failed)?;
     EventSink::write(sink, revenue).await.map_err(failed)?;
 
-    if stage_days.is_some() || !spend.is_empty() || !snapshots.is_empty() {
+    if stage_days.is_some() || !spend.is_empty() || !snapshots.is_empty() || !posts.is_empty() {
         let stored = |err: payback_store::StoreError| format!("writing the read failed: {err}");
         let now = state.clock.now();
         let mut tx = state.store.begin().await.map_err(stored)?;
@@ -104,6 +106,12 @@ pub async fn write(
                 .await
                 .map_err(stored)?;
             lines.push(format!("{} snapshot values", snapshots.len()));
+        }
+        if !posts.is_empty() {
+            social_posts::upsert(&mut tx, &product.id, kind.as_str(), &posts, now)
+                .await
+                .map_err(stored)?;
+            lines.push(format!("{} posts", posts.len()));
         }
         tx.commit().await.map_err(stored)?;
     }
@@ -165,6 +173,49 @@ fn check_snapshots(read: Vec<Snapshot>) -> Result<Vec<SnapshotRow>, String> {
             metric: snapshot.metric,
             dimension: snapshot.dimension,
             value: snapshot.value,
+        });
+    }
+    Ok(rows)
+}
+
+/// Posts as the store keeps them: each once, with an id and a network, engagement never
+/// negative, and no NUL character (PostgreSQL's text refuses it) in what is stored.
+fn check_posts(read: Vec<SocialPost>) -> Result<Vec<SocialPostRow>, String> {
+    let mut seen = BTreeSet::new();
+    let mut rows = Vec::with_capacity(read.len());
+    for post in read {
+        // Debug-quoted: an id holding a NUL character is named without one.
+        let at = format!("post {:?}", post.id);
+        if post.id.is_empty() {
+            return Err("post: an empty id".to_owned());
+        }
+        if post.network.is_empty() {
+            return Err(format!("{at}: no network"));
+        }
+        let texts = [
+            Some(&post.id),
+            Some(&post.network),
+            post.permalink.as_ref(),
+            post.text.as_ref(),
+            post.media_type.as_ref(),
+        ];
+        if texts.into_iter().flatten().any(|text| text.contains('\0')) {
+            return Err(format!("{at}: a NUL character"));
+        }
+        if post.engagement < 0 {
+            return Err(format!("{at}: a negative engagement"));
+        }
+        if !seen.insert(post.id.clone()) {
+            return Err(format!("{at}: read twice"));
+        }
+        rows.push(SocialPostRow {
+            post_id: post.id,
+            network: post.network,
+            published_at: post.published_at.millis(),
+            permalink: post.permalink,
+            text: post.text,
+            media_type: post.media_type,
+            engagement: post.engagement,
         });
     }
     Ok(rows)

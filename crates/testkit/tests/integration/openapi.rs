@@ -49,6 +49,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("get", "/products/{slug}/attribution/sales"),
     ("get", "/products/{slug}/attribution/ads"),
     ("get", "/products/{slug}/timeseries"),
+    ("get", "/products/{slug}/social"),
     ("get", "/products/{slug}/funnel"),
     ("get", "/products/{slug}/funnel/series"),
     ("get", "/products/{slug}/funnel/definition"),
@@ -58,6 +59,7 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("post", "/products/{slug}/conversions/{key}/delete"),
     ("get", "/products/{slug}/conversions/report"),
     ("get", "/products/{slug}/payback"),
+    ("get", "/products/{slug}/health-report"),
     ("get", "/products/{slug}/export/events.csv"),
     ("get", "/products/{slug}/export/transactions.csv"),
     ("get", "/queue"),
@@ -73,6 +75,11 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("post", "/policy"),
     ("post", "/distribution"),
     ("get", "/products/{slug}/distribution"),
+    ("get", "/products/{slug}/dashboards"),
+    ("post", "/products/{slug}/dashboards"),
+    ("post", "/products/{slug}/dashboards/generate"),
+    ("post", "/dashboards/{id}"),
+    ("post", "/dashboards/{id}/delete"),
 ];
 
 /// The spec's public endpoints (no credential) among those implemented.
@@ -1314,11 +1321,69 @@ async fn every_checked_rule_is_stated(backend: Backend) {
         "/products/{slug}/funnel",
         "/products/{slug}/funnel/series",
         "/products/{slug}/conversions/report",
+        "/products/{slug}/health-report",
         "/products/{slug}/spend",
         "/products/{slug}/distribution",
+        "/products/{slug}/social",
     ] {
         probes.push(Probe::new("get", path, owner).at("slug", "shop"));
     }
+
+    // Dashboards, on a product of their own (every accepted probe creates one). A widget's
+    // extra fields are probed on a widget of the type that takes them, `layout.x` on a widget
+    // narrow enough for the last column, and `prompt` where no spec makes it ignored.
+    app.post(
+        "/products",
+        owner,
+        json!({ "name": "Boards", "slug": "boards" }),
+    )
+    .await
+    .expect(200);
+    let board = app
+        .post(
+            "/products/boards/dashboards",
+            owner,
+            json!({ "name": "Board" }),
+        )
+        .await
+        .expect(200)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let spec = json!({ "widgets": [{ "id": "line", "type": "timeseries", "series": "spend", "days": 30,
+        "title": "Spend", "size": "md", "layout": { "x": 0, "y": 0, "w": 6, "h": 4 } }] });
+    let widget_types = |probe: Probe| {
+        probe
+            .with(
+                "spec.widgets[0].metric",
+                json!({ "type": "metric", "series": null, "days": null }),
+            )
+            .with(
+                "spec.widgets[0].measure",
+                json!({ "type": "breakdown", "series": null }),
+            )
+            .with(
+                "spec.widgets[0].text",
+                json!({ "type": "note", "series": null, "days": null }),
+            )
+            .with("spec.widgets[0].layout.x", json!({ "w": 1 }))
+    };
+    probes.push(widget_types(
+        Probe::new("post", "/products/{slug}/dashboards", owner)
+            .at("slug", "boards")
+            .body(json!({ "name": "Board", "description": "d", "spec": spec.clone(), "prompt": "cac" }))
+            .with("prompt", json!({ "spec": null })),
+    ));
+    probes.push(
+        Probe::new("post", "/products/{slug}/dashboards/generate", owner)
+            .at("slug", "boards")
+            .body(json!({ "prompt": "cac and ads" })),
+    );
+    probes.push(widget_types(
+        Probe::new("post", "/dashboards/{id}", owner)
+            .at("id", &board)
+            .body(json!({ "name": "Board", "description": "d", "spec": spec })),
+    ));
 
     // Every operation with a body, a query or a checked path segment is probed.
     let probed: BTreeSet<(String, String)> = probes
