@@ -24,6 +24,19 @@ macro_rules! wire_enum {
             }
         }
 
+        /// A stored spelling read back: anything else is a row this version cannot trust, and
+        /// reading it fails loudly rather than standing in for some default.
+        impl TryFrom<String> for $name {
+            type Error = $crate::roles::UnknownWord;
+
+            fn try_from(text: String) -> Result<Self, $crate::roles::UnknownWord> {
+                Self::parse(&text).ok_or($crate::roles::UnknownWord {
+                    vocabulary: stringify!($name),
+                    word: text,
+                })
+            }
+        }
+
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
@@ -32,6 +45,14 @@ macro_rules! wire_enum {
     };
 }
 pub(crate) use wire_enum;
+
+/// A word outside its closed vocabulary, met where only the vocabulary's words are stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{word}` is not a {vocabulary}")]
+pub struct UnknownWord {
+    pub vocabulary: &'static str,
+    pub word: String,
+}
 
 wire_enum! {
     /// The tenant's role: operators see every account in the portfolio.
@@ -69,5 +90,11 @@ mod tests {
         }
         assert_eq!(ProductStage::parse("killed"), Some(ProductStage::Killed));
         assert_eq!(ProductStage::parse("Killed"), None);
+        assert_eq!(
+            ProductStage::try_from("live".to_owned()),
+            Ok(ProductStage::Live)
+        );
+        let unknown = MemberRole::try_from("admin".to_owned()).unwrap_err();
+        assert_eq!(unknown.to_string(), "`admin` is not a MemberRole");
     }
 }

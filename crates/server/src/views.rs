@@ -64,8 +64,8 @@ impl From<WorkspaceRow> for WorkspaceItem {
         Self {
             id: row.account_id,
             name: row.name,
-            role: AccountRole::parse(&row.role).unwrap_or(AccountRole::Customer),
-            member_role: MemberRole::parse(&row.member_role).unwrap_or(MemberRole::Member),
+            role: row.role,
+            member_role: row.member_role,
         }
     }
 }

@@ -9,13 +9,14 @@ use crate::{Db, Tx, new_id};
 pub struct AccountRow {
     pub id: String,
     pub name: String,
-    pub role: String,
+    #[sqlx(try_from = "String")]
+    pub role: payback_domain::AccountRole,
     pub created_at: i64,
 }
 
 impl AccountRow {
     pub fn role(&self) -> AccountRole {
-        AccountRole::parse(&self.role).unwrap_or(AccountRole::Customer)
+        self.role
     }
 }
 

@@ -11,8 +11,10 @@ pub struct MemberRow {
     pub user_id: String,
     pub email: String,
     pub name: Option<String>,
-    pub member_role: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub member_role: MemberRole,
+    #[sqlx(try_from = "String")]
+    pub status: MemberStatus,
     pub accepted_at: Option<i64>,
     pub created_at: i64,
     pub last_seen_at: Option<i64>,
@@ -21,10 +23,10 @@ pub struct MemberRow {
 
 impl MemberRow {
     pub fn role(&self) -> MemberRole {
-        MemberRole::parse(&self.member_role).unwrap_or(MemberRole::Member)
+        self.member_role
     }
     pub fn status(&self) -> MemberStatus {
-        MemberStatus::parse(&self.status).unwrap_or(MemberStatus::Disabled)
+        self.status
     }
 }
 
@@ -33,8 +35,10 @@ impl MemberRow {
 pub struct WorkspaceRow {
     pub account_id: String,
     pub name: String,
-    pub role: String,
-    pub member_role: String,
+    #[sqlx(try_from = "String")]
+    pub role: payback_domain::AccountRole,
+    #[sqlx(try_from = "String")]
+    pub member_role: MemberRole,
 }
 
 const MEMBER_SELECT: &str = "SELECT m.user_id, u.email, u.name, m.member_role, m.status, m.accepted_at, \

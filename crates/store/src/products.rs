@@ -13,7 +13,9 @@ pub struct ProductRow {
     pub name: String,
     pub currency: String,
     pub domain: Option<String>,
-    pub stage: String,
+    /// Read back typed: a spelling outside the vocabulary fails the read, never defaults.
+    #[sqlx(try_from = "String")]
+    pub stage: payback_domain::ProductStage,
     pub gate_result: Option<String>,
     pub gate_due_date: Option<String>,
     pub onboarded_at: Option<i64>,

@@ -11,9 +11,12 @@ pub struct SessionAuthRow {
     pub user_id: String,
     pub email: String,
     pub account_id: String,
-    pub account_role: String,
-    pub member_role: String,
-    pub member_status: String,
+    #[sqlx(try_from = "String")]
+    pub account_role: payback_domain::AccountRole,
+    #[sqlx(try_from = "String")]
+    pub member_role: payback_domain::MemberRole,
+    #[sqlx(try_from = "String")]
+    pub member_status: payback_domain::MemberStatus,
     pub last_used_at: i64,
 }
 

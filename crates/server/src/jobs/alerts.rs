@@ -30,7 +30,7 @@ pub async fn raise(state: &AppState, now: Timestamp) -> ApiResult<String> {
     let mut raised = 0;
     state.ingest.settle_all().await?;
     for product in products::all(&state.store).await? {
-        if product.stage == "killed" {
+        if product.stage == payback_domain::ProductStage::Killed {
             continue;
         }
         let findings = [

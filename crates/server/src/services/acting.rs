@@ -205,7 +205,7 @@ async fn session_caller(state: &AppState, token: &str, via: Via) -> ApiResult<Ca
             "session expired after 7 idle days; log in again".to_owned(),
         ));
     }
-    if row.member_status != MemberStatus::Active.as_str() {
+    if row.member_status != MemberStatus::Active {
         return Err(ApiError::Unauthorized(
             "invalid or expired session".to_owned(),
         ));
@@ -217,10 +217,10 @@ async fn session_caller(state: &AppState, token: &str, via: Via) -> ApiResult<Ca
     let person = Person {
         user_id: row.user_id,
         email: row.email,
-        member_role: MemberRole::parse(&row.member_role).unwrap_or(MemberRole::Member),
+        member_role: row.member_role,
         session_hash: hash,
     };
-    let is_operator = row.account_role == AccountRole::Operator.as_str();
+    let is_operator = row.account_role == AccountRole::Operator;
     Ok(Caller::for_session(
         person,
         AccountScope::trusted(row.account_id),

@@ -178,7 +178,7 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         product_health.push(ProductHealth {
             slug: product.slug.clone(),
             name: product.name.clone(),
-            stage: product.stage.clone(),
+            stage: product.stage.as_str().to_owned(),
             status: worst.word().to_owned(),
         });
     }

@@ -49,7 +49,7 @@ impl ProductView {
             product_id: row.id,
             slug: row.slug,
             name: row.name,
-            stage: ProductStage::parse(&row.stage).unwrap_or(ProductStage::Validation),
+            stage: row.stage,
             currency: row.currency,
             domain: row.domain,
             gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
@@ -333,7 +333,7 @@ pub async fn update(
     .await?;
     tx.commit().await?;
     Ok(EditedProduct {
-        stage: ProductStage::parse(&row.stage).unwrap_or(ProductStage::Validation),
+        stage: row.stage,
         gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
         gate_due_date: row.gate_due_date,
         id: row.id,

@@ -1,7 +1,7 @@
 //! A person's workspaces: listing, creating and switching between them.
 
 use payback_domain::validation::ACCOUNT_NAME_MAX_CHARS;
-use payback_domain::{AccountRole, MemberRole, MemberStatus};
+use payback_domain::{MemberRole, MemberStatus};
 use payback_store::{AccountScope, accounts, members, sessions};
 use serde_json::json;
 
@@ -24,7 +24,7 @@ pub async fn list(state: &AppState, caller: &Caller) -> ApiResult<Vec<WorkspaceI
             Ok(vec![WorkspaceItem {
                 id: account.id.clone(),
                 name: account.name.clone(),
-                role: AccountRole::parse(&account.role).unwrap_or(AccountRole::Customer),
+                role: account.role,
                 member_role: MemberRole::Member,
             }])
         }

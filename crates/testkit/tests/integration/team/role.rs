@@ -185,7 +185,10 @@ async fn owners_disabling_each_other_at_once_leave_one_owner(app: TestApp) {
         .unwrap();
     let active_owners = rows
         .iter()
-        .filter(|m| m.member_role == "owner" && m.status == "active")
+        .filter(|m| {
+            m.member_role == payback_domain::MemberRole::Owner
+                && m.status == payback_domain::MemberStatus::Active
+        })
         .count();
     assert_eq!(active_owners, 1, "{rows:?}; replies {a:?} {b:?}");
 }
