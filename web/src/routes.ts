@@ -7,6 +7,8 @@ import { connectionsRoutes } from './pages/connections/routes';
 import { portfolioRoutes } from './pages/portfolio/routes';
 import { funnelRoutes } from './pages/funnel/routes';
 import { queueRoutes } from './pages/queue/routes';
+import { dashboardsRoutes } from './pages/dashboards/routes';
+import { healthRoutes } from './pages/health/routes';
 
 export interface RouteProps {
   params: Record<string, string>;
@@ -21,4 +23,4 @@ export interface Route {
   public?: boolean;
 }
 
-export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes];
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes];

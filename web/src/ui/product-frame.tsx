@@ -14,6 +14,8 @@ import { useApi } from './use-api';
 
 export const productTabs: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
+  { path: '/dashboards', label: 'Dashboards' },
+  { path: '/health', label: 'Health' },
   { path: '/attribution', label: 'Attribution' },
   { path: '/sales', label: 'Sales' },
   { path: '/ads', label: 'Ads' },

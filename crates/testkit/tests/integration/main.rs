@@ -20,6 +20,7 @@ mod conversions;
 mod coverage;
 mod dashboard;
 mod dashboard_databases;
+mod dashboard_pages;
 mod dashboard_social;
 mod dashboards;
 mod database_sync;
