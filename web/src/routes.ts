@@ -9,6 +9,7 @@ import { funnelRoutes } from './pages/funnel/routes';
 import { queueRoutes } from './pages/queue/routes';
 import { dashboardsRoutes } from './pages/dashboards/routes';
 import { healthRoutes } from './pages/health/routes';
+import { growthRoutes } from './pages/growth/routes';
 
 export interface RouteProps {
   params: Record<string, string>;
@@ -23,4 +24,4 @@ export interface Route {
   public?: boolean;
 }
 
-export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes];
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes];

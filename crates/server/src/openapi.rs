@@ -28,7 +28,7 @@ use crate::extract::{ListLimit, Window, limits};
 use crate::routes;
 use crate::services::sources::SourceRegistry;
 use crate::services::{
-    attribution, conversions, database_env, databases as databases_service, funnel, ingest,
+    attribution, chat, conversions, database_env, databases as databases_service, funnel, ingest,
     searchco, signup, socialco,
 };
 
@@ -599,6 +599,19 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                     .map(|stage| stage.as_str()),
             )],
         ),
+        // The chat assistant (`routes/chat.rs`, `services/chat/`).
+        (
+            Field("ChatRequest", "messages"),
+            vec![Rule::Items(1, chat::MAX_MESSAGES)],
+        ),
+        (
+            Field("ChatRequest", "section"),
+            at_most(chat::MAX_SECTION_CHARS),
+        ),
+        (
+            Field("ChatMessage", "content"),
+            vec![Rule::Chars(1, chat::MAX_CONTENT_CHARS)],
+        ),
         (
             Field("SuggestRequest", "source"),
             vec![words(
@@ -879,6 +892,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ));
     }
     rules.extend(dashboard_rules());
+    rules.extend(growth_rules());
     rules
 }
 
@@ -975,6 +989,22 @@ fn dashboard_rules() -> Vec<(At, Vec<Rule>)> {
             Field("WidgetLayout", "h"),
             vec![Rule::Range(1, spec::MAX_H)],
         ),
+    ]
+}
+
+/// Growth actions (`services/growth`): the window and the coding-agent word, in the query of
+/// the list and the body of the prompt.
+fn growth_rules() -> Vec<(At, Vec<Rule>)> {
+    use crate::services::growth::{AGENT_TOOLS, DEFAULT_DAYS, MAX_DAYS};
+    use At::{Field, Param};
+    const LIST: &str = "/products/{slug}/growth-actions";
+    let days = || vec![Rule::Range(1, MAX_DAYS), Rule::Default(json!(DEFAULT_DAYS))];
+    let tool = || vec![words(AGENT_TOOLS)];
+    vec![
+        (Param(LIST, "days"), days()),
+        (Param(LIST, "tool"), tool()),
+        (Field("GrowthPromptRequest", "days"), days()),
+        (Field("GrowthPromptRequest", "tool"), tool()),
     ]
 }
 

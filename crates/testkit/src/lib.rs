@@ -5,6 +5,7 @@ mod app;
 pub mod browser;
 pub mod customer_db;
 mod fake_budgets;
+pub mod fake_gateway;
 pub mod fake_google;
 pub mod fake_linkedin;
 pub mod fake_meta;
@@ -21,6 +22,7 @@ pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 pub use fake_budgets::RecordingBudgets;
+pub use fake_gateway::FakeGateway;
 pub use fake_google::FakeGoogle;
 pub use fake_linkedin::FakeLinkedIn;
 pub use fake_meta::FakeMeta;

@@ -16,6 +16,7 @@ export const productTabs: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
   { path: '/dashboards', label: 'Dashboards' },
   { path: '/health', label: 'Health' },
+  { path: '/growth', label: 'Growth' },
   { path: '/attribution', label: 'Attribution' },
   { path: '/sales', label: 'Sales' },
   { path: '/ads', label: 'Ads' },

@@ -2,6 +2,7 @@
 
 pub mod attribution;
 pub mod auth;
+pub mod chat;
 pub mod connect;
 pub mod connections;
 pub mod conversions;
@@ -11,6 +12,7 @@ pub mod databases;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;
+pub mod growth;
 pub mod health_report;
 pub mod history;
 pub mod keys;
@@ -41,4 +43,5 @@ pub mod tags {
     pub const EXPORTS: &str = "exports";
     pub const QUEUE: &str = "approval queue, policy and spend";
     pub const CONNECTIONS: &str = "connections";
+    pub const CHAT: &str = "chat assistant";
 }

@@ -15,6 +15,7 @@ pub mod args;
 mod connections;
 mod distribution;
 mod error;
+mod growth;
 mod products;
 mod queue;
 mod reports;
@@ -95,6 +96,7 @@ static TOOLS: &[Tool] = &[
     queue::HISTORY,
     connections::CONNECTIONS,
     connections::HEALTH,
+    growth::GROWTH_ACTIONS,
     distribution::LIST_DISTRIBUTION,
     spend::PROPOSE,
     distribution::RECORD_DISTRIBUTION,

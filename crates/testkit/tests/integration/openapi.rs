@@ -60,6 +60,8 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("get", "/products/{slug}/conversions/report"),
     ("get", "/products/{slug}/payback"),
     ("get", "/products/{slug}/health-report"),
+    ("get", "/products/{slug}/growth-actions"),
+    ("post", "/products/{slug}/growth-actions/{id}/prompt"),
     ("get", "/products/{slug}/export/events.csv"),
     ("get", "/products/{slug}/export/transactions.csv"),
     ("get", "/queue"),
@@ -69,6 +71,8 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("post", "/queue/{id}/restore"),
     ("get", "/products/{slug}/spend"),
     ("post", "/products/{slug}/proposals"),
+    ("post", "/chat"),
+    ("post", "/products/{slug}/chat"),
     ("get", "/products/{slug}/policy"),
     ("post", "/products/{slug}/policy"),
     ("get", "/policy"),
@@ -1229,6 +1233,12 @@ async fn every_checked_rule_is_stated(backend: Backend) {
         Probe::new("post", "/products/{slug}/proposals", owner)
             .at("slug", "shop")
             .body(json!({ "network": "google", "to_cents": 1000, "rationale": "It pays back within the month." })),
+        // No gateway key here: a baseline the checks pass answers 503.
+        Probe::new("post", "/chat", owner)
+            .body(json!({ "messages": [{ "role": "user", "content": "How is spend?" }], "section": "spend" })),
+        Probe::new("post", "/products/{slug}/chat", owner)
+            .at("slug", "shop")
+            .body(json!({ "messages": [{ "role": "user", "content": "How is spend?" }], "stream": false })),
         Probe::new("post", "/products/{slug}/policy", owner)
             .at("slug", "shop")
             .body(json!({ "adult_adjacent": false, "daily_caps": {} })),
@@ -1322,12 +1332,20 @@ async fn every_checked_rule_is_stated(backend: Backend) {
         "/products/{slug}/funnel/series",
         "/products/{slug}/conversions/report",
         "/products/{slug}/health-report",
+        "/products/{slug}/growth-actions",
         "/products/{slug}/spend",
         "/products/{slug}/distribution",
         "/products/{slug}/social",
     ] {
         probes.push(Probe::new("get", path, owner).at("slug", "shop"));
     }
+    // A product without a payments connection has this action ranked.
+    probes.push(
+        Probe::new("post", "/products/{slug}/growth-actions/{id}/prompt", owner)
+            .at("slug", "shop")
+            .at("id", "connect_payments:payments")
+            .body(json!({ "tool": "agent_b", "days": 30 })),
+    );
 
     // Dashboards, on a product of their own (every accepted probe creates one). A widget's
     // extra fields are probed on a widget of the type that takes them, `layout.x` on a widget

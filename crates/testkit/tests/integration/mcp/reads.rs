@@ -125,6 +125,11 @@ async fn reads_answer_the_api_json(app: TestApp) {
         ("list_connections", json!({}), "/connections"),
         ("get_health", json!({}), "/health"),
         (
+            "list_growth_actions",
+            json!({ "slug": "shop", "days": 60, "tool": "agent_b" }),
+            "/products/shop/growth-actions?days=60&tool=agent_b",
+        ),
+        (
             "list_distribution",
             json!({ "slug": "shop" }),
             "/products/shop/distribution",

@@ -1,0 +1,135 @@
+//! The search-ads URL suffix, read live from the loopback Google fake: missing parameters rank
+//! the action and its prompt carries the suffix; once Payback writes it, the action is gone.
+
+use base64::Engine as _;
+use payback_server::secret::Secret;
+use payback_testkit::fake_google::CustomerSeed;
+use payback_testkit::{Backend, FakeGoogle, per_backend};
+
+use super::*;
+
+const SUFFIX: &str = "/products/shop/connections/search-ads/url-suffix";
+
+/// The service wired to the fake, and a founder whose `shop` has Google Ads connected through
+/// the search-engine grant.
+async fn connected(backend: Backend, google: &FakeGoogle) -> (TestApp, Founder) {
+    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
+    let (client_id, client_secret) = (
+        google.client_id().to_owned(),
+        google.client_secret().to_owned(),
+    );
+    let (ads, developer_token) = (google.ads_base_url(), google.developer_token().to_owned());
+    let app = TestApp::spawn_with(backend, move |config| {
+        config.secret_key = Some(Secret::new(
+            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
+        ));
+        config.searchco_client_id = Some(client_id);
+        config.searchco_client_secret = Some(Secret::new(client_secret));
+        config.searchco_auth_url = auth;
+        config.searchco_token_url = token;
+        config.searchco_revoke_url = revoke;
+        config.search_ads_developer_token = Some(Secret::new(developer_token));
+        config.api_urls.insert(ConnectionKind::SearchAds, ads);
+    })
+    .await;
+    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
+    google.set_today("2026-11-21");
+    let owner = founder(&app, "founder@example.com").await;
+    product(&app, &owner, "shop").await;
+    let started = app
+        .post(
+            "/connect/searchco/start",
+            Some(&owner.session.token),
+            json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": "api" }),
+        )
+        .await
+        .expect(200)
+        .clone();
+    let back = google
+        .authorize(started["auth_url"].as_str().unwrap())
+        .await;
+    assert_eq!(app.client.get(&back).send().await.unwrap().status(), 200);
+    app.post(
+        "/connect/searchco/select",
+        Some(&owner.session.token),
+        json!({ "state": started["state"], "ads_customer_id": "123-456-7890" }),
+    )
+    .await
+    .expect(200);
+    (app, owner)
+}
+
+async fn an_incomplete_suffix_is_an_action_until_payback_writes_it(backend: Backend) {
+    let google = FakeGoogle::spawn().await;
+    google.add_customer(
+        CustomerSeed::new(1_234_567_890, "Shop Ads", "USD").final_url_suffix("ref=partner"),
+    );
+    let (app, owner) = connected(backend, &google).await;
+    let read = app.get(SUFFIX, Some(&owner.key)).await.expect(200).clone();
+    assert_eq!(read["complete"], false);
+    let recommended = read["recommended_suffix"].as_str().unwrap().to_owned();
+
+    // Nothing tracked yet and a suffix lacking parameters: four failures, ranked by kind. The
+    // network is connected, so no action asks to connect it.
+    let shop = list(&app, &owner.key, "shop", "").await;
+    assert_eq!(
+        ids(&shop),
+        [
+            "install_tracking:events",
+            "connect_payments:payments",
+            "send_converted_event:server",
+            "add_url_suffix:search_ads",
+        ]
+    );
+    let suffix = action(&shop, "add_url_suffix:search_ads");
+    assert_eq!(suffix["severity"], "fail");
+    assert_eq!(suffix["check_id"], "advertising.url_suffix");
+    assert!(
+        suffix["why"]
+            .as_str()
+            .unwrap()
+            .starts_with("The final URL suffix lacks "),
+        "{suffix:#}"
+    );
+    assert_eq!(suffix["links"][1]["method"], "POST");
+    assert_eq!(suffix["links"][1]["path"], SUFFIX);
+    for tool in TOOLS {
+        let answer = prompt(
+            &app,
+            &owner.key,
+            "shop",
+            "add_url_suffix:search_ads",
+            json!({ "tool": tool }),
+        )
+        .await
+        .expect(200)
+        .clone();
+        let text = answer["prompt"].as_str().unwrap();
+        for needle in [
+            recommended.as_str(),
+            "`shop`",
+            "Google Ads",
+            &format!("GET {SUFFIX}"),
+        ] {
+            assert!(text.contains(needle), "{tool}: {needle} in {text}");
+        }
+    }
+
+    // Payback completes the suffix: the action leaves the list and its prompt is not found.
+    app.post(SUFFIX, Some(&owner.key), json!({}))
+        .await
+        .expect(200);
+    let written = list(&app, &owner.key, "shop", "").await;
+    assert!(!ids(&written).contains(&"add_url_suffix:search_ads"));
+    prompt(
+        &app,
+        &owner.key,
+        "shop",
+        "add_url_suffix:search_ads",
+        json!({ "tool": "agent_a" }),
+    )
+    .await
+    .expect_error(404, "growth action not found");
+}
+
+per_backend!(an_incomplete_suffix_is_an_action_until_payback_writes_it);
