@@ -312,6 +312,18 @@ impl ConnectionKind {
     }
 }
 
+/// A stored kind read back: a word outside the table fails the read.
+impl TryFrom<String> for ConnectionKind {
+    type Error = crate::roles::UnknownWord;
+
+    fn try_from(word: String) -> Result<Self, Self::Error> {
+        Self::parse(&word).ok_or(crate::roles::UnknownWord {
+            vocabulary: "ConnectionKind",
+            word,
+        })
+    }
+}
+
 impl std::fmt::Display for ConnectionKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

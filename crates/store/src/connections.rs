@@ -13,8 +13,11 @@ pub struct ConnectionRow {
     pub account_id: String,
     pub product_id: String,
     pub product_slug: String,
-    pub kind: String,
-    pub status: String,
+    /// Read back typed: a word outside the kind table or the status vocabulary fails the read.
+    #[sqlx(try_from = "String")]
+    pub kind: payback_domain::connection::ConnectionKind,
+    #[sqlx(try_from = "String")]
+    pub status: payback_domain::connection::ConnectionStatus,
     pub config: String,
     pub credential_id: Option<String>,
     pub backfill_days: i64,

@@ -330,7 +330,11 @@ async fn open_writer(
         let Some(row) = connections::find(&state.store, &product.id, kind.as_str()).await? else {
             continue;
         };
-        if row.status == "pending" || row.status == "disabled" {
+        if matches!(
+            row.status,
+            payback_domain::connection::ConnectionStatus::Pending
+                | payback_domain::connection::ConnectionStatus::Disabled
+        ) {
             continue;
         }
         return state

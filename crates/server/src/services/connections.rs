@@ -49,19 +49,19 @@ impl ConnectionView {
     pub fn new(row: ConnectionRow, now: Timestamp) -> Self {
         let syncing = connection::is_running(row.syncing_since.map(Timestamp::from_millis), now);
         let stamp = |at: Option<i64>| at.map(|ms| Timestamp::from_millis(ms).to_rfc3339());
-        let has_maps = ConnectionKind::parse(&row.kind).is_some_and(ConnectionKind::is_database);
+        let has_maps = row.kind.is_database();
         Self {
             event_maps: has_maps
                 .then(|| serde_json::from_str(&row.event_maps).ok())
                 .flatten(),
-            status: ConnectionStatus::parse(&row.status).unwrap_or(ConnectionStatus::Error),
+            status: row.status,
             config: serde_json::from_str(&row.config).ok(),
             last_sync_at: stamp(row.last_sync_at),
             next_sync_at: stamp(row.next_sync_at),
             sync_phase: row.sync_phase.filter(|_| syncing),
             syncing,
             id: row.id,
-            kind: row.kind,
+            kind: row.kind.as_str().to_owned(),
             last_error: row.last_error,
             last_detail: row.last_detail,
             backfill_days: row.backfill_days,
@@ -199,10 +199,10 @@ pub async fn sync_now(
     kind: &str,
 ) -> ApiResult<SyncStarted> {
     let (_, kind, row) = find(state, caller, slug, kind).await?;
-    if row.status == ConnectionStatus::Disabled.as_str() {
+    if row.status == ConnectionStatus::Disabled {
         return Err(ApiError::Conflict("this connection is disabled".to_owned()));
     }
-    if row.status == ConnectionStatus::Pending.as_str() {
+    if row.status == ConnectionStatus::Pending {
         return Err(ApiError::Conflict(
             "this connection is staged (pending): activate it with its event maps first".to_owned(),
         ));

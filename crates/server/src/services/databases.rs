@@ -251,7 +251,7 @@ pub async fn replace_event_maps(
     let status = match requested {
         Some(_) => Some(settle_status(requested, !maps.is_empty())?),
         // Taking every map away from an active connection stages it again.
-        None if maps.is_empty() && row.status != ConnectionStatus::Disabled.as_str() => {
+        None if maps.is_empty() && row.status != ConnectionStatus::Disabled => {
             Some(ConnectionStatus::Pending)
         }
         None => None,
@@ -294,7 +294,7 @@ async fn check_maps(
     for (index, map) in maps.iter().enumerate() {
         if let Some(owner) = others
             .iter()
-            .filter(|other| other.kind != kind.as_str())
+            .filter(|other| other.kind != kind)
             .find(|other| feeds_stage(other, &map.stage))
         {
             return Err(ApiError::bad_request(format!(
@@ -309,7 +309,7 @@ async fn check_maps(
 /// Whether another connection already writes `stage`: a database through its maps, the
 /// payments processor its charge stage and `payment` (refunds and disputes).
 fn feeds_stage(row: &ConnectionRow, stage: &str) -> bool {
-    match ConnectionKind::parse(&row.kind) {
+    match Some(row.kind) {
         Some(ConnectionKind::Payments) => {
             let charge_stage = serde_json::from_str::<Value>(&row.config)
                 .ok()

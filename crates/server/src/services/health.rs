@@ -1,7 +1,7 @@
 //! `GET /health`: is the pipeline healthy? Failing jobs, how fresh each source is, the queue's
 //! backlog, and per product the share of revenue nobody can attribute.
 
-use payback_domain::connection::{self, ConnectionKind, ConnectionStatus};
+use payback_domain::connection::{self, ConnectionStatus};
 use payback_domain::span::Span;
 use payback_domain::{HOUR_MS, MINUTE_MS, Timestamp};
 use payback_store::reports::{activity, attribution};
@@ -151,7 +151,7 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
             worst = worst.max(Severity::of_source(status));
             sources.push(SourceHealth {
                 product_slug: product.slug.clone(),
-                source: row.kind.clone(),
+                source: row.kind.as_str().to_owned(),
                 status: status.to_owned(),
                 last_seen_at: row.last_sync_at.map(stamp),
                 consecutive_failures: row.consecutive_failures,
@@ -231,13 +231,13 @@ pub(crate) fn connection_freshness(
     row: &connections::ConnectionRow,
     now: Timestamp,
 ) -> &'static str {
-    if row.status == ConnectionStatus::Disabled.as_str() {
+    if row.status == ConnectionStatus::Disabled {
         return "disabled";
     }
     if row.consecutive_failures > 0 {
         return "failing";
     }
-    let cadence = ConnectionKind::parse(&row.kind).map_or(HOUR_MS, ConnectionKind::cadence_ms);
+    let cadence = row.kind.cadence_ms();
     match row.last_sync_at {
         None => "never",
         Some(at) if now.millis() - at > 2 * cadence + connection::STALE_RUN_MS + MINUTE_MS => {
@@ -304,6 +304,8 @@ impl Severity {
 
 #[cfg(test)]
 mod tests {
+    use payback_domain::connection::ConnectionKind;
+
     use super::*;
 
     fn synced(kind: ConnectionKind, last_sync_at: Option<i64>) -> connections::ConnectionRow {
@@ -312,8 +314,8 @@ mod tests {
             account_id: "a".to_owned(),
             product_id: "p".to_owned(),
             product_slug: "shop".to_owned(),
-            kind: kind.as_str().to_owned(),
-            status: ConnectionStatus::Active.as_str().to_owned(),
+            kind,
+            status: ConnectionStatus::Active,
             config: "{}".to_owned(),
             credential_id: None,
             backfill_days: 30,

@@ -156,11 +156,7 @@ async fn start_due(
 /// background task can own it.
 pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
     let now = state.clock.now();
-    let Some(kind) = ConnectionKind::parse(&row.kind) else {
-        let error = format!("no connector for kind {}", row.kind);
-        book(state, &row, RunOutcome::Failed { error: &error }, now).await;
-        return;
-    };
+    let kind = row.kind;
     let days = connection::next_window_days(kind, row.backfill_days);
     let window = SyncWindow {
         from: now.minus_millis(days * DAY_MS),
@@ -194,9 +190,7 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
 
 async fn book(state: &AppState, row: &ConnectionRow, outcome: RunOutcome<'_>, now: Timestamp) {
     let next = match &outcome {
-        RunOutcome::Succeeded { .. } => {
-            ConnectionKind::parse(&row.kind).map_or(now, |kind| now.plus_millis(kind.cadence_ms()))
-        }
+        RunOutcome::Succeeded { .. } => now.plus_millis(row.kind.cadence_ms()),
         RunOutcome::Failed { .. } => connection::retry_at(now, row.consecutive_failures + 1),
     };
     if let Err(err) = store::finish(&state.store, &row.id, outcome, now, next).await {
@@ -245,12 +239,7 @@ pub async fn probe(
     product: &ProductRow,
     row: &ConnectionRow,
 ) -> ApiResult<Result<String, String>> {
-    let Some(kind) = ConnectionKind::parse(&row.kind) else {
-        return Err(ApiError::bad_request(format!(
-            "kind {}: no connector to test",
-            row.kind
-        )));
-    };
+    let kind = row.kind;
     let source = match state.sources.open(state, product, row, kind).await {
         Ok(source) => source,
         // An operator's environment variable that is not set is an answer, not an error.

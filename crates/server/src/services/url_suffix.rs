@@ -108,7 +108,12 @@ pub async fn read(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<Ur
 /// when Google refuses or cannot be reached.
 pub async fn write(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<UrlSuffixWritten> {
     let (product, row) = connection(state, caller, slug).await?;
-    if row.status == "pending" || row.status == "disabled" || row.credential_id.is_none() {
+    if matches!(
+        row.status,
+        payback_domain::connection::ConnectionStatus::Pending
+            | payback_domain::connection::ConnectionStatus::Disabled
+    ) || row.credential_id.is_none()
+    {
         return Err(ApiError::Conflict(format!(
             "the search_ads connection is not usable yet (status {}); finish connecting it first",
             row.status

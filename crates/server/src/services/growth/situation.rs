@@ -63,7 +63,7 @@ impl<'a> Situation<'a> {
         let connected = connections::for_product(&state.store, id)
             .await?
             .iter()
-            .filter_map(|row| ConnectionKind::parse(&row.kind))
+            .map(|row| row.kind)
             .collect();
         Ok(Self {
             now: state.clock.now(),

@@ -341,7 +341,9 @@ async fn url_suffix(ctx: &Context<'_>) -> HealthCheck {
     if let Some(at) = config["url_suffix_deployed_at"].as_str() {
         return URL_SUFFIX.pass(format!("Payback wrote the complete suffix on {at}"));
     }
-    if row.status == "pending" || row.credential_id.is_none() {
+    if row.status == payback_domain::connection::ConnectionStatus::Pending
+        || row.credential_id.is_none()
+    {
         return URL_SUFFIX.skip(
             format!(
                 "The Google Ads connection is not usable yet (status {})",

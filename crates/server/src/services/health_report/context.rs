@@ -95,7 +95,7 @@ impl<'a> Context<'a> {
     ) -> Vec<(ConnectionKind, &ConnectionRow)> {
         self.connections
             .iter()
-            .filter_map(|row| ConnectionKind::parse(&row.kind).map(|kind| (kind, row)))
+            .map(|row| (row.kind, row))
             .filter(|(kind, _)| keep(*kind))
             .collect()
     }

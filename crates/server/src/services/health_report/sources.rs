@@ -100,7 +100,7 @@ fn action(ctx: &Context<'_>, kind: ConnectionKind, row: &ConnectionRow, freshnes
         "disabled" => format!(
             "The {kind} connection is disabled and reads nothing: reconnect it, or disconnect it (POST {base}/disconnect) if it is no longer used."
         ),
-        "never" if row.status == "pending" => format!(
+        "never" if row.status == payback_domain::connection::ConnectionStatus::Pending => format!(
             "The {kind} connection is staged (pending): finish connecting it so its first run can start."
         ),
         "never" => format!(

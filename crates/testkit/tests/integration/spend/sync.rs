@@ -184,14 +184,7 @@ async fn a_spend_sync_replaces_the_days_it_read(backend: Backend) {
     )
     .await
     .expect(200);
-    // The kind's connect route has not arrived: connecting answers as it did before the table.
-    app.post(
-        "/products/shop/connections/social-ads-a",
-        Some(&key),
-        json!({ "access_token": "token" }),
-    )
-    .await
-    .expect_error(404, "");
+    // The fake source stands in for the kind's connector: the connection is stored directly.
     let id = app
         .insert_connection(
             &session.account_id,
