@@ -6,6 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, onPendingEvents } from '../api';
+import { ChatPanel } from '../chat/chat-panel';
 import { count } from '../format';
 import { href } from '../router';
 import type { ProductRow } from '../types';
@@ -78,6 +79,7 @@ export function ProductFrame({
       <Await loaded={loaded} what="Loading the product">
         {(product) => children(product, loaded.reload)}
       </Await>
+      <ChatPanel slug={slug} section={label.toLowerCase()} />
     </section>
   );
 }

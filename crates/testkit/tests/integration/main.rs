@@ -20,6 +20,7 @@ mod connections;
 mod conversions;
 mod coverage;
 mod dashboard;
+mod dashboard_chat;
 mod dashboard_databases;
 mod dashboard_growth;
 mod dashboard_pages;

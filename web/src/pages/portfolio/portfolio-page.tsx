@@ -1,6 +1,7 @@
 // The portfolio: one row per product with its 30-day money, unit economics, funnel counts and
 // what waits in the queue, each product in its own currency; and the form to add a product.
 
+import { ChatPanel } from '../../chat/chat-panel';
 import { count, day, money, moneyOr, ratio, trend } from '../../format';
 import { href } from '../../router';
 import type { ProductRow } from '../../types';
@@ -41,6 +42,7 @@ export function PortfolioPage() {
           )
         }
       </Await>
+      <ChatPanel slug={null} section="portfolio" />
     </Page>
   );
 }
