@@ -16,6 +16,7 @@ mod connections;
 mod distribution;
 mod error;
 mod growth;
+mod health_report;
 mod products;
 mod queue;
 mod reports;
@@ -96,6 +97,7 @@ static TOOLS: &[Tool] = &[
     queue::HISTORY,
     connections::CONNECTIONS,
     connections::HEALTH,
+    health_report::HEALTH_REPORT,
     growth::GROWTH_ACTIONS,
     distribution::LIST_DISTRIBUTION,
     spend::PROPOSE,

@@ -28,6 +28,7 @@ const TOOLS: &[&str] = &[
     "list_history",
     "list_connections",
     "get_health",
+    "get_health_report",
     "list_growth_actions",
     "list_distribution",
     "propose_spend_change",

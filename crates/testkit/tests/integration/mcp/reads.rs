@@ -125,6 +125,11 @@ async fn reads_answer_the_api_json(app: TestApp) {
         ("list_connections", json!({}), "/connections"),
         ("get_health", json!({}), "/health"),
         (
+            "get_health_report",
+            json!({ "slug": "shop", "days": 14 }),
+            "/products/shop/health-report?days=14",
+        ),
+        (
             "list_growth_actions",
             json!({ "slug": "shop", "days": 60, "tool": "agent_b" }),
             "/products/shop/growth-actions?days=60&tool=agent_b",
