@@ -1,8 +1,6 @@
 //! The search-ads URL suffix, read live from the loopback Google fake: missing parameters rank
 //! the action and its prompt carries the suffix; once Payback writes it, the action is gone.
 
-use base64::Engine as _;
-use payback_server::secret::Secret;
 use payback_testkit::fake_google::CustomerSeed;
 use payback_testkit::{Backend, FakeGoogle, per_backend};
 
@@ -13,49 +11,10 @@ const SUFFIX: &str = "/products/shop/connections/search-ads/url-suffix";
 /// The service wired to the fake, and a founder whose `shop` has Google Ads connected through
 /// the search-engine grant.
 async fn connected(backend: Backend, google: &FakeGoogle) -> (TestApp, Founder) {
-    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
-    let (client_id, client_secret) = (
-        google.client_id().to_owned(),
-        google.client_secret().to_owned(),
-    );
-    let (ads, developer_token) = (google.ads_base_url(), google.developer_token().to_owned());
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.secret_key = Some(Secret::new(
-            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
-        ));
-        config.searchco_client_id = Some(client_id);
-        config.searchco_client_secret = Some(Secret::new(client_secret));
-        config.searchco_auth_url = auth;
-        config.searchco_token_url = token;
-        config.searchco_revoke_url = revoke;
-        config.search_ads_developer_token = Some(Secret::new(developer_token));
-        config.api_urls.insert(ConnectionKind::SearchAds, ads);
-    })
-    .await;
-    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
-    google.set_today("2026-11-21");
+    let app = crate::search_ads::spawn(backend, google).await;
     let owner = founder(&app, "founder@example.com").await;
     product(&app, &owner, "shop").await;
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(&owner.session.token),
-            json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": "api" }),
-        )
-        .await
-        .expect(200)
-        .clone();
-    let back = google
-        .authorize(started["auth_url"].as_str().unwrap())
-        .await;
-    assert_eq!(app.client.get(&back).send().await.unwrap().status(), 200);
-    app.post(
-        "/connect/searchco/select",
-        Some(&owner.session.token),
-        json!({ "state": started["state"], "ads_customer_id": "123-456-7890" }),
-    )
-    .await
-    .expect(200);
+    crate::search_ads::connect(&app, google, &owner.session.token).await;
     (app, owner)
 }
 

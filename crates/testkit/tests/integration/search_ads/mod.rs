@@ -33,8 +33,9 @@ const MANAGED: i64 = 5_550_002_222;
 const SEARCH: i64 = 111;
 const PMAX: i64 = 222;
 
-/// The service wired to the fake: OAuth client, developer token, ads API, sealing key.
-async fn spawn(backend: Backend, google: &FakeGoogle) -> TestApp {
+/// The service wired to the fake: OAuth client, developer token, ads API, sealing key (also
+/// the other areas' way to a product with Google Ads connected).
+pub(crate) async fn spawn(backend: Backend, google: &FakeGoogle) -> TestApp {
     let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
     let (client_id, client_secret) = (
         google.client_id().to_owned(),
@@ -171,7 +172,7 @@ async fn consent(app: &TestApp, google: &FakeGoogle, token: &str) -> String {
 }
 
 /// The whole connect flow for the seeded advertiser; answers the connection as listed.
-async fn connect(app: &TestApp, google: &FakeGoogle, token: &str) -> Value {
+pub(crate) async fn connect(app: &TestApp, google: &FakeGoogle, token: &str) -> Value {
     let state = consent(app, google, token).await;
     let selected = app
         .post(
