@@ -1,33 +1,15 @@
 //! Who changed something, and through which door. Every change of state records one.
 
-use serde::{Deserialize, Serialize};
+use crate::roles::wire_enum;
 
-/// The door a change came through, as recorded in history (`via`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Via {
-    Dashboard,
-    Mcp,
-    Api,
-    Job,
-    Chat,
-}
-
-impl Via {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Via::Dashboard => "dashboard",
-            Via::Mcp => "mcp",
-            Via::Api => "api",
-            Via::Job => "job",
-            Via::Chat => "chat",
-        }
-    }
-
-    pub fn parse(word: &str) -> Option<Self> {
-        [Via::Dashboard, Via::Mcp, Via::Api, Via::Job, Via::Chat]
-            .into_iter()
-            .find(|via| via.as_str() == word)
+wire_enum! {
+    /// The door a change came through, as recorded in history (`via`).
+    Via {
+        Dashboard => "dashboard",
+        Mcp => "mcp",
+        Api => "api",
+        Job => "job",
+        Chat => "chat",
     }
 }
 
@@ -62,5 +44,20 @@ impl Actor {
             who: Self::SYSTEM.to_owned(),
             via: Via::Job,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doors_keep_their_stored_words() {
+        let words: Vec<&str> = Via::ALL.iter().map(|via| via.as_str()).collect();
+        assert_eq!(words, ["dashboard", "mcp", "api", "job", "chat"]);
+        assert_eq!(serde_json::to_value(Via::Mcp).unwrap(), "mcp");
+        assert_eq!(Via::try_from("chat".to_owned()), Ok(Via::Chat));
+        let unknown = Via::try_from("email".to_owned()).unwrap_err();
+        assert_eq!(unknown.to_string(), "`email` is not a Via");
     }
 }

@@ -330,6 +330,13 @@ impl std::fmt::Display for ConnectionKind {
     }
 }
 
+/// On the wire a kind is its word (`sql_a`), the same as in the database.
+impl serde::Serialize for ConnectionKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,6 +393,10 @@ mod tests {
             assert_eq!(ConnectionKind::from_path(spec.path), Some(spec.kind));
             assert_eq!(ConnectionKind::from_path(spec.wire), Some(spec.kind));
             assert_eq!(spec.kind.to_string(), spec.wire);
+            assert_eq!(
+                serde_json::to_value(spec.kind).unwrap(),
+                serde_json::json!(spec.wire)
+            );
         }
         assert_eq!(ConnectionKind::parse("sql-a"), None);
         assert_eq!(ConnectionKind::from_path("nothing"), None);

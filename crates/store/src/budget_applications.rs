@@ -3,7 +3,7 @@
 //! UPDATE (the first runner wins, the others see zero rows), so two instances, or the approving
 //! request and the job, never ask the network about the same card at once.
 
-use payback_domain::Timestamp;
+use payback_domain::{Timestamp, Via};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx};
@@ -22,7 +22,10 @@ pub struct BudgetApplication {
     pub to_cents: i64,
     pub currency: String,
     pub approved_by: String,
-    pub approved_via: String,
+    /// Read back typed: only [`insert`] writes it, from the domain's words, so any other word
+    /// fails the read.
+    #[sqlx(try_from = "String")]
+    pub approved_via: Via,
     pub state: String,
     pub attempts: i64,
     pub next_attempt_at: i64,
@@ -41,7 +44,7 @@ pub struct NewApplication<'a> {
     pub to_cents: i64,
     pub currency: &'a str,
     pub approved_by: &'a str,
-    pub approved_via: &'a str,
+    pub approved_via: Via,
 }
 
 const COLUMNS: &str = "card_id, account_id, product_id, network, campaign_id, from_cents, to_cents, \
@@ -62,7 +65,7 @@ pub async fn insert(tx: &mut Tx, new: NewApplication<'_>, now: Timestamp) -> Sto
         .bind(new.to_cents)
         .bind(new.currency)
         .bind(new.approved_by)
-        .bind(new.approved_via)
+        .bind(new.approved_via.as_str())
         .bind(now.millis())
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;

@@ -1,8 +1,8 @@
 //! Cards of the approval queue. Transitions are conditional updates on the status last read, so
 //! two people (or two instances) resolving one card at once cannot both succeed.
 
-use payback_domain::Timestamp;
 use payback_domain::card::{CardState, CardStatus, CardType, Proposer};
+use payback_domain::{Timestamp, Via};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx, Visibility, new_id};
@@ -13,20 +13,26 @@ pub struct CardRow {
     pub account_id: String,
     pub product_id: Option<String>,
     pub product_slug: Option<String>,
-    pub card_type: String,
+    /// Read back typed, like `proposed_by`, `status` and `resolved_via`: a word outside its
+    /// vocabulary fails the read rather than standing in for a default.
+    #[sqlx(try_from = "String")]
+    pub card_type: CardType,
     pub headline: String,
     pub metric_line: String,
     pub detail: Option<String>,
-    pub proposed_by: String,
+    #[sqlx(try_from = "String")]
+    pub proposed_by: Proposer,
     pub action_spec: Option<String>,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: CardStatus,
     pub dedupe_key: Option<String>,
     pub created_at: i64,
     pub expires_at: Option<i64>,
     pub snoozed_until: Option<i64>,
     pub resolved_at: Option<i64>,
     pub resolved_by: Option<String>,
-    pub resolved_via: Option<String>,
+    #[sqlx(try_from = "crate::words::NullableWord")]
+    pub resolved_via: Option<Via>,
     pub execution: Option<String>,
 }
 
@@ -34,14 +40,10 @@ impl CardRow {
     /// The stored state the effective status and transitions are derived from.
     pub fn state(&self) -> CardState {
         CardState {
-            status: CardStatus::parse(&self.status).unwrap_or(CardStatus::Pending),
+            status: self.status,
             expires_at: self.expires_at.map(Timestamp::from_millis),
             snoozed_until: self.snoozed_until.map(Timestamp::from_millis),
         }
-    }
-
-    pub fn card_type(&self) -> Option<CardType> {
-        CardType::parse(&self.card_type)
     }
 
     pub fn action_spec_json(&self) -> Option<serde_json::Value> {
@@ -209,7 +211,7 @@ pub struct TransitionFields<'a> {
     pub snoozed_until: Option<Timestamp>,
     pub expires_at: Option<Timestamp>,
     /// `(who, via)` for resolutions that end the card's wait (approve, reject).
-    pub resolved: Option<(&'a str, &'a str)>,
+    pub resolved: Option<(&'a str, Via)>,
 }
 
 /// Moves `card` from the status it was read with to `to`. `None` when the card changed in
@@ -235,9 +237,9 @@ pub async fn transition(
         .bind(fields.expires_at.or(card.expires_at.map(Timestamp::from_millis)).map(Timestamp::millis))
         .bind(resolved_by)
         .bind(now.millis())
-        .bind(resolved_via)
+        .bind(resolved_via.map(Via::as_str))
         .bind(&card.id)
-        .bind(&card.status)
+        .bind(card.status.as_str())
         .fetch_optional(conn)
         .await)?,
     )

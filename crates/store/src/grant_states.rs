@@ -1,7 +1,7 @@
 //! The single-use states of a grant's connect flow. Each step is a conditional update on the
 //! state's status, so a replayed callback or a second `select` changes nothing.
 
-use payback_domain::Timestamp;
+use payback_domain::{Timestamp, Via};
 
 use crate::error::StoreResult;
 use crate::{AccountScope, Db, Tx};
@@ -15,7 +15,10 @@ pub struct GrantState {
     pub kinds: String,
     pub client: String,
     pub started_by: String,
-    pub started_via: String,
+    /// Read back typed: only [`insert`] writes it, from the domain's words, so any other word
+    /// fails the read.
+    #[sqlx(try_from = "String")]
+    pub started_via: Via,
     pub pkce_verifier: String,
     pub status: String,
     pub error: Option<String>,
@@ -41,7 +44,7 @@ pub struct NewGrantState<'a> {
     pub kinds: &'a str,
     pub client: &'a str,
     pub started_by: &'a str,
-    pub started_via: &'a str,
+    pub started_via: Via,
     pub pkce_verifier: &'a str,
     pub expires_at: Timestamp,
 }
@@ -63,7 +66,7 @@ pub async fn insert(
         .bind(new.kinds)
         .bind(new.client)
         .bind(new.started_by)
-        .bind(new.started_via)
+        .bind(new.started_via.as_str())
         .bind(new.pkce_verifier)
         .bind(now.millis())
         .bind(new.expires_at.millis())

@@ -1,7 +1,8 @@
 //! The audit history: one row per change of state or configuration, written in the same
 //! transaction as the change itself.
 
-use payback_domain::{Actor, Timestamp};
+use payback_domain::card::CardType;
+use payback_domain::{Actor, Timestamp, Via};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx, Visibility};
@@ -18,7 +19,7 @@ pub struct NewEvent<'a> {
     pub product: Option<(&'a str, &'a str)>,
     pub subject_ref: Option<&'a str>,
     pub card_headline: Option<&'a str>,
-    pub card_type: Option<&'a str>,
+    pub card_type: Option<CardType>,
     pub payload: serde_json::Value,
 }
 
@@ -44,12 +45,16 @@ pub struct EventRow {
     pub account_id: Option<String>,
     pub occurred_at: i64,
     pub actor: String,
-    pub via: String,
+    /// Read back typed, like `card_type`: only [`record`] writes these columns, from the
+    /// domain's words, so any other word is a row this version cannot trust and fails the read.
+    #[sqlx(try_from = "String")]
+    pub via: Via,
     pub action: String,
     pub product_slug: Option<String>,
     pub subject_ref: Option<String>,
     pub card_headline: Option<String>,
-    pub card_type: Option<String>,
+    #[sqlx(try_from = "crate::words::NullableWord")]
+    pub card_type: Option<CardType>,
     pub payload: String,
 }
 
@@ -67,7 +72,7 @@ pub async fn record(tx: &mut Tx, event: NewEvent<'_>, now: Timestamp) -> StoreRe
         .bind(product_slug)
         .bind(event.subject_ref)
         .bind(event.card_headline)
-        .bind(event.card_type)
+        .bind(event.card_type.map(CardType::as_str))
         .bind(event.payload.to_string())
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;

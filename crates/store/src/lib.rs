@@ -37,6 +37,7 @@ pub mod social_posts;
 pub mod spend;
 pub mod tracking_keys;
 pub mod users;
+mod words;
 
 pub use db::{Backend, Db, Reader, Tx};
 pub use error::StoreError;

@@ -1,6 +1,7 @@
 //! Writing and reading the audit history.
 
-use payback_domain::{Actor, Timestamp};
+use payback_domain::card::CardType;
+use payback_domain::{Actor, Timestamp, Via};
 use payback_store::cards::CardRow;
 use payback_store::history::{self, EventRow, HistoryQuery, NewEvent};
 use payback_store::products::ProductRow;
@@ -44,7 +45,7 @@ pub async fn record_card(
         product: card.product_id.as_deref().zip(card.product_slug.as_deref()),
         subject_ref: Some(&card.id),
         card_headline: Some(&card.headline),
-        card_type: Some(&card.card_type),
+        card_type: Some(card.card_type),
         payload,
         ..NewEvent::new(&card.account_id, actor, action)
     };
@@ -77,12 +78,14 @@ pub struct HistoryEvent {
     pub id: i64,
     pub occurred_at: String,
     pub actor: String,
-    pub via: String,
+    #[schema(value_type = String)]
+    pub via: Via,
     pub action: String,
     pub product_slug: Option<String>,
     pub subject_ref: Option<String>,
     pub card_headline: Option<String>,
-    pub card_type: Option<String>,
+    #[schema(value_type = Option<String>)]
+    pub card_type: Option<CardType>,
     #[schema(value_type = Object)]
     pub payload: serde_json::Value,
 }

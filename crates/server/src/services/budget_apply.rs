@@ -11,7 +11,6 @@
 //! only writer of `budget_applications`.
 
 use payback_connectors::{BudgetChange, BudgetOutcome, Source};
-use payback_domain::actor::Via;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::money::format_cents;
 use payback_domain::policy::Network;
@@ -60,7 +59,7 @@ pub async fn enqueue(tx: &mut Tx, change: ApprovedChange<'_>, now: Timestamp) ->
         to_cents: change.to_cents,
         currency: &change.product.currency,
         approved_by: &change.approved_by.who,
-        approved_via: change.approved_by.via.as_str(),
+        approved_via: change.approved_by.via,
     };
     store::insert(tx, new, now).await?;
     let execution = json!({
@@ -137,7 +136,7 @@ pub async fn apply(state: &AppState, card_id: &str, now: Timestamp) -> ApiResult
     cards::set_execution(&mut tx, card_id, &execution).await?;
     let recorder = Actor {
         who: Actor::SYSTEM.to_owned(),
-        via: Via::parse(&change.approved_via).unwrap_or(Via::Job),
+        via: change.approved_via,
     };
     let mut payload = execution;
     payload["approved_by"] = json!(change.approved_by);

@@ -22,7 +22,9 @@ use crate::state::AppState;
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConnectionView {
     pub id: String,
-    pub kind: String,
+    /// The kind's wire word (`sql_a`).
+    #[schema(value_type = String)]
+    pub kind: ConnectionKind,
     pub status: ConnectionStatus,
     /// What the connection was set up with, without secrets.
     #[schema(value_type = Option<Object>)]
@@ -61,7 +63,7 @@ impl ConnectionView {
             sync_phase: row.sync_phase.filter(|_| syncing),
             syncing,
             id: row.id,
-            kind: row.kind.as_str().to_owned(),
+            kind: row.kind,
             last_error: row.last_error,
             last_detail: row.last_detail,
             backfill_days: row.backfill_days,

@@ -8,7 +8,6 @@
 
 use std::future::Future;
 
-use payback_domain::actor::Via;
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
 use payback_domain::{Actor, MINUTE_MS, Timestamp};
 use payback_store::connections::{self as connection_store, NewConnection};
@@ -115,7 +114,7 @@ pub async fn record_start(
         kinds: &kinds_json,
         client: flow.client.as_str(),
         started_by: &actor.who,
-        started_via: actor.via.as_str(),
+        started_via: actor.via,
         pkce_verifier: flow.pkce_verifier,
         expires_at,
     };
@@ -267,7 +266,7 @@ async fn complete(state: &AppState, grant: &GrantState, granted: Granted) -> Res
 pub fn started_by(grant: &GrantState) -> Actor {
     Actor {
         who: grant.started_by.clone(),
-        via: Via::parse(&grant.started_via).unwrap_or(Via::Api),
+        via: grant.started_via,
     }
 }
 

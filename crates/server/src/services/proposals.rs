@@ -216,7 +216,7 @@ pub async fn propose(
             product: Some((&product.id, &product.slug)),
             subject_ref: Some(&product.id),
             card_headline: Some(&headline),
-            card_type: Some(CardType::PolicyBlock.as_str()),
+            card_type: Some(CardType::PolicyBlock),
             payload,
             ..payback_store::history::NewEvent::new(
                 &product.account_id,

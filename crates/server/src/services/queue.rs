@@ -51,8 +51,8 @@ impl CardView {
     pub fn new(card: CardRow, now: Timestamp) -> Self {
         let status = card.state().effective(now);
         Self {
-            card_type: card.card_type().unwrap_or(CardType::Insight),
-            proposed_by: Proposer::parse(&card.proposed_by).unwrap_or(Proposer::System),
+            card_type: card.card_type,
+            proposed_by: card.proposed_by,
             action_spec: card.action_spec_json(),
             status,
             created_at: Timestamp::from_millis(card.created_at).to_rfc3339(),
@@ -210,7 +210,7 @@ async fn transition(
     let mut payload = json!({ "from": card.state().effective(now), "to": to });
     match resolution {
         Resolution::Approve | Resolution::Reject => {
-            fields.resolved = Some((actor.who.as_str(), actor.via.as_str()));
+            fields.resolved = Some((actor.who.as_str(), actor.via));
         }
         Resolution::Snooze => {
             let hours = options.snooze_hours.unwrap_or(DEFAULT_SNOOZE_HOURS);

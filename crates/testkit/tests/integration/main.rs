@@ -65,3 +65,4 @@ mod spend;
 mod sync_scheduler;
 mod team;
 mod timeseries;
+mod typed_rows;
