@@ -129,7 +129,14 @@ pub async fn run(backend: BackendChoice, shape: Shape, plan: Plan) -> anyhow::Re
     let counts = table_counts(&target.state.store, &target.product_id).await?;
     println!("tables: {counts}");
     if plan.check {
-        check_daily_tables(&target.state.store, &target.product_id).await?;
+        let differences = payback_store::reports::report_days::differences(
+            &target.state.store,
+            &target.product_id,
+        )
+        .await?;
+        for (table, rows) in differences {
+            println!("check {table}: {rows} rows differ from a recomputation");
+        }
     }
 
     let endpoints = endpoints(&target.slug, &plan.windows);
@@ -348,109 +355,6 @@ async fn table_counts(store: &Db, product_id: &str) -> anyhow::Result<String> {
         parts.push(format!("{table} {count}"));
     }
     Ok(parts.join(", "))
-}
-
-/// The daily report tables recomputed from the rows they sum, against what the triggers (and
-/// the migration's backfill) left: rows in one and not the other, per table.
-async fn check_daily_tables(store: &Db, product_id: &str) -> anyhow::Result<()> {
-    const PLAIN: &str = "SELECT product_id, stage, day, identity, COUNT(*) AS plain_events, \
-         CAST(COALESCE(SUM(value_cents), 0) AS BIGINT) AS plain_value FROM (SELECT e.product_id, e.stage, e.day, e.value_cents, \
-         CASE substr(e.identity, 1, 2) \
-           WHEN 'a:' THEN COALESCE((SELECT 'u:' || l.user_id FROM identity_links l \
-               WHERE l.product_id = e.product_id AND l.anonymous_id = substr(e.identity, 3)), e.identity) \
-           WHEN 'e:' THEN COALESCE((SELECT COALESCE((SELECT 'u:' || l.user_id FROM identity_links l \
-               WHERE l.product_id = o.product_id AND substr(o.identity, 1, 2) = 'a:' \
-               AND l.anonymous_id = substr(o.identity, 3)), o.identity) FROM email_identities o \
-               WHERE o.product_id = e.product_id AND o.email = substr(e.identity, 3)), e.identity) \
-           ELSE e.identity END AS identity \
-         FROM events e WHERE e.product_id = $1 AND e.identity IS NOT NULL AND e.channel IS NULL) AS plain \
-         GROUP BY product_id, stage, day, identity";
-    let at = "COALESCE(last_seen_at, first_seen_at)";
-    let seen_day = match store {
-        Db::Sqlite(_) => {
-            format!("date(({at} - (({at} % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch')")
-        }
-        Db::Postgres(_) => format!("payback_day({at})"),
-    };
-    let checks: [(&str, String, String); 5] = [
-        (
-            "stage_identity_days.plain_*",
-            PLAIN.to_owned(),
-            "SELECT product_id, stage, day, identity, plain_events, plain_value FROM stage_identity_days \
-             WHERE product_id = $1 AND (plain_events <> 0 OR plain_value <> 0)"
-                .to_owned(),
-        ),
-        (
-            "stage_channel_days",
-            "SELECT s.day, s.stage, COALESCE(p.first_channel, ''), SUM(s.events), COUNT(*), \
-             SUM(CASE WHEN s.day = s.latest THEN 1 ELSE 0 END), SUM(s.plain_events), SUM(s.plain_value) \
-             FROM (SELECT product_id, day, stage, identity, events, plain_events, plain_value, \
-                   MAX(day) OVER (PARTITION BY identity, stage) AS latest \
-                   FROM stage_identity_days WHERE product_id = $1) AS s \
-             LEFT JOIN identity_profiles p ON p.product_id = s.product_id AND p.identity = s.identity \
-             GROUP BY s.day, s.stage, COALESCE(p.first_channel, '')"
-                .to_owned(),
-            "SELECT day, stage, channel, events, identities, lasts, plain_events, plain_value \
-             FROM stage_channel_days WHERE product_id = $1 AND (events <> 0 OR identities <> 0 \
-             OR lasts <> 0 OR plain_events <> 0 OR plain_value <> 0)"
-                .to_owned(),
-        ),
-        (
-            "identity_days",
-            format!(
-                "SELECT day, channel, SUM(seen), SUM(acquired), SUM(acquired_revenue) FROM ( \
-                 SELECT {seen_day} AS day, COALESCE(first_channel, '') AS channel, 1 AS seen, \
-                        0 AS acquired, 0 AS acquired_revenue FROM identity_profiles WHERE product_id = $1 \
-                 UNION ALL SELECT acquired_day, COALESCE(first_channel, ''), 0, 1, revenue_cents \
-                 FROM identity_profiles WHERE product_id = $1 AND acquired_at IS NOT NULL) AS c \
-                 GROUP BY day, channel"
-            ),
-            "SELECT day, channel, seen, acquired, acquired_revenue FROM identity_days \
-             WHERE product_id = $1 AND (seen <> 0 OR acquired <> 0 OR acquired_revenue <> 0)"
-                .to_owned(),
-        ),
-        (
-            "customer_totals",
-            "SELECT COUNT(*), COALESCE(SUM(revenue_cents), 0) FROM identity_profiles \
-             WHERE product_id = $1 AND acquired_at IS NOT NULL"
-                .to_owned(),
-            "SELECT customers, revenue FROM customer_totals WHERE product_id = $1".to_owned(),
-        ),
-        (
-            "revenue_days",
-            "SELECT t.day, COALESCE(p.first_channel, ''), COALESCE(t.last_channel, p.first_channel, ''), \
-             CASE WHEN t.identity IS NULL THEN 0 ELSE 1 END, COUNT(*), SUM(t.amount_cents) \
-             FROM transactions t LEFT JOIN identity_profiles p ON p.product_id = t.product_id AND p.identity = t.identity \
-             WHERE t.product_id = $1 GROUP BY 1, 2, 3, 4"
-                .to_owned(),
-            "SELECT day, first_channel, last_channel, CASE WHEN identified THEN 1 ELSE 0 END, rows, cents \
-             FROM revenue_days WHERE product_id = $1 AND (rows <> 0 OR cents <> 0)"
-                .to_owned(),
-        ),
-    ];
-    for (name, recomputed, stored) in checks {
-        let mut differ = 0;
-        for (a, b) in [(&recomputed, &stored), (&stored, &recomputed)] {
-            let sql = format!("SELECT COUNT(*) FROM (({a}) EXCEPT ({b})) AS d");
-            let count: i64 = match store {
-                Db::Sqlite(pool) => {
-                    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                        .bind(product_id)
-                        .fetch_one(pool)
-                        .await?
-                }
-                Db::Postgres(pool) => {
-                    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                        .bind(product_id)
-                        .fetch_one(pool)
-                        .await?
-                }
-            };
-            differ += count;
-        }
-        println!("check {name}: {differ} rows differ from a recomputation");
-    }
-    Ok(())
 }
 
 /// PostgreSQL's autovacuum analyzes a table within a minute or so of this many changes (and

@@ -60,6 +60,26 @@ macro_rules! on_pool {
 }
 
 impl TestApp {
+    /// Settles the inbox, then checks that every product's daily report tables equal a
+    /// recomputation from the rows they sum (`payback_store::reports::report_days`): the fold
+    /// keeps them by taking contributions out and putting them back, and a path it missed
+    /// would drift silently. Panics naming each table that differs.
+    pub async fn assert_report_days_exact(&self) {
+        self.settle().await;
+        let products: Vec<(String,)> = self.sql_rows("SELECT id FROM products", &[]).await;
+        for (product_id,) in products {
+            let differences =
+                payback_store::reports::report_days::differences(&self.state.store, &product_id)
+                    .await
+                    .unwrap_or_else(|err| panic!("checking the daily report tables: {err}"));
+            let drifted: Vec<_> = differences.iter().filter(|(_, rows)| *rows != 0).collect();
+            assert!(
+                drifted.is_empty(),
+                "product {product_id}: the daily report tables differ from a recomputation: {drifted:?}"
+            );
+        }
+    }
+
     /// Waits until every event accepted so far is folded from the ingest inbox into the tables
     /// (as every report does before it reads), so raw reads see them.
     pub async fn settle(&self) {

@@ -9,6 +9,7 @@ use payback_domain::Timestamp;
 
 use super::emails::Claims;
 use super::moves::{MoveTo, StoredProfile, move_identities};
+use super::report_days::Contributions;
 use super::rollups::{ProfileDelta, upsert_profiles};
 use super::{CHUNK, EventRecord, anonymous_identity, user_identity};
 use crate::Tx;
@@ -78,6 +79,7 @@ pub(super) async fn link_identities(
     events: &[&EventRecord],
     now: Timestamp,
     recompute: &mut BTreeSet<String>,
+    contributions: &mut Contributions,
 ) -> StoreResult<Stitched> {
     let mut anonymous: BTreeSet<&str> = events
         .iter()
@@ -119,6 +121,13 @@ pub(super) async fn link_identities(
         }
     }
     for chunk in new_links.chunks(CHUNK) {
+        let merging: Vec<String> = chunk
+            .iter()
+            .flat_map(|(anonymous, user)| [anonymous_identity(anonymous), user_identity(user)])
+            .collect();
+        contributions
+            .take_out(tx, product_id, merging.iter().map(String::as_str))
+            .await?;
         merge_anonymous_into_users(tx, product_id, chunk, now).await?;
     }
     let Some(claims) = claims else {
@@ -130,6 +139,10 @@ pub(super) async fn link_identities(
     claims.write(tx, product_id).await?;
     let claimed = claims.claimed_from_nobody(&links);
     for chunk in claimed.chunks(CHUNK) {
+        let merging = chunk
+            .iter()
+            .flat_map(|(email_only, holder)| [email_only.as_str(), holder.as_str()]);
+        contributions.take_out(tx, product_id, merging).await?;
         merge_email_identities(tx, product_id, chunk).await?;
         recompute.extend(chunk.iter().map(|(_, holder)| holder.clone()));
     }

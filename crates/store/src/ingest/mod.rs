@@ -12,7 +12,9 @@
 //! 4. for the new events only: daily rollups, identity profiles (first touch, acquisition,
 //!    revenue), touches (channel-bearing events with an identity), revenue rows;
 //! 5. the last touch of every revenue row of the identities touched is recomputed, so events
-//!    arriving out of order or identities merging never leave a stale last touch.
+//!    arriving out of order or identities merging never leave a stale last touch;
+//! 6. the daily report tables get back the contributions of every identity the fold changed,
+//!    taken out before its first change (`report_days.rs`).
 
 mod emails;
 pub mod failures;
@@ -20,6 +22,7 @@ mod inbox;
 mod keys;
 mod links;
 mod moves;
+mod report_days;
 mod rollups;
 mod writer;
 
@@ -33,6 +36,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
+use report_days::Contributions;
 use rollups::RollupChanges;
 pub use rollups::recompute_last_touch;
 pub use writer::IngestWriter;
@@ -143,7 +147,16 @@ pub async fn write_batches(
         .unwrap_or(Timestamp::from_millis(0));
 
     let mut recompute: BTreeSet<String> = BTreeSet::new();
-    let stitched = link_identities(tx, product_id, &events, linked_at, &mut recompute).await?;
+    let mut contributions = Contributions::default();
+    let stitched = link_identities(
+        tx,
+        product_id,
+        &events,
+        linked_at,
+        &mut recompute,
+        &mut contributions,
+    )
+    .await?;
     let identities: Vec<Option<String>> = events
         .iter()
         .map(|event| match (&event.user_id, &event.anonymous_id) {
@@ -218,8 +231,13 @@ pub async fn write_batches(
     }
     keys::remember(tx, product_id, &new_keys).await?;
     recompute.extend(changes.identities_to_recompute());
+    let touched = changes
+        .identities()
+        .chain(recompute.iter().map(String::as_str));
+    contributions.take_out(tx, product_id, touched).await?;
     changes.write(tx, product_id).await?;
     recompute_last_touch(tx, product_id, &recompute).await?;
+    contributions.put_back(tx, product_id).await?;
     Ok(outcomes)
 }
 

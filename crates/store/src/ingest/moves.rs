@@ -107,8 +107,9 @@ pub(super) async fn move_identities(
 /// `<head> product_id = ? AND identity IN (...) <tail>`, in order.
 const SQLITE_MOVES: [(&str, &str); 4] = [
     (
-        "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-         SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT) \
+        "INSERT INTO stage_identity_days (product_id, stage, day, identity, events, plain_events, plain_value) \
+         SELECT s.product_id, s.stage, s.day, 'u:' || l.user_id, CAST(SUM(s.events) AS BIGINT), \
+         CAST(SUM(s.plain_events) AS BIGINT), CAST(SUM(s.plain_value) AS BIGINT) \
          FROM stage_identity_days s INDEXED BY stage_identity_days_by_identity JOIN identity_links l \
          ON l.product_id = s.product_id AND l.anonymous_id = substr(s.identity, 3) \
          WHERE s.product_id = ",
@@ -117,7 +118,9 @@ const SQLITE_MOVES: [(&str, &str); 4] = [
         // key's range of the product (every daily row it has) because of the grouping; a merge
         // then cost the product's history (a fold's links 100 -> 460 ms over one benchmark run).
         " GROUP BY s.product_id, s.stage, s.day, l.user_id \
-         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events, \
+         plain_events = stage_identity_days.plain_events + excluded.plain_events, \
+         plain_value = stage_identity_days.plain_value + excluded.plain_value",
     ),
     ("DELETE FROM stage_identity_days WHERE product_id = ", ""),
     (
@@ -148,12 +151,15 @@ const POSTGRES_MOVES: [&str; 3] = [
          SELECT s.ctid FROM unnest($2::text[]) AS m(identity) \
          CROSS JOIN LATERAL (SELECT ctid FROM stage_identity_days \
            WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS s)) \
-       RETURNING stage, day, identity, events) \
-     INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-     SELECT $1, gone.stage, gone.day, 'u:' || l.user_id, CAST(SUM(gone.events) AS BIGINT) \
+       RETURNING stage, day, identity, events, plain_events, plain_value) \
+     INSERT INTO stage_identity_days (product_id, stage, day, identity, events, plain_events, plain_value) \
+     SELECT $1, gone.stage, gone.day, 'u:' || l.user_id, CAST(SUM(gone.events) AS BIGINT), \
+       CAST(SUM(gone.plain_events) AS BIGINT), CAST(SUM(gone.plain_value) AS BIGINT) \
      FROM gone JOIN identity_links l ON l.product_id = $1 AND l.anonymous_id = substr(gone.identity, 3) \
      GROUP BY gone.stage, gone.day, l.user_id \
-     ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+     ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events, \
+         plain_events = stage_identity_days.plain_events + excluded.plain_events, \
+         plain_value = stage_identity_days.plain_value + excluded.plain_value",
     concat!(
         "UPDATE identity_touches SET identity = ",
         identity_sql::linked_user!("identity_touches"),
@@ -175,15 +181,18 @@ const POSTGRES_MOVES: [&str; 3] = [
 const SQLITE_EMAIL_MOVES: [(&str, &str); 4] = [
     (
         concat!(
-            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-             SELECT product_id, stage, day, holder, CAST(SUM(events) AS BIGINT) FROM (\
+            "INSERT INTO stage_identity_days (product_id, stage, day, identity, events, plain_events, plain_value) \
+             SELECT product_id, stage, day, holder, CAST(SUM(events) AS BIGINT), CAST(SUM(plain_events) AS BIGINT), \
+             CAST(SUM(plain_value) AS BIGINT) FROM (\
              SELECT s.product_id, s.stage, s.day, ",
             identity_sql::email_holder!("s"),
-            " AS holder, s.events FROM stage_identity_days s INDEXED BY stage_identity_days_by_identity \
+            " AS holder, s.events, s.plain_events, s.plain_value FROM stage_identity_days s INDEXED BY stage_identity_days_by_identity \
              WHERE s.product_id = "
         ),
         ") AS moved GROUP BY product_id, stage, day, holder \
-         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+         ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events, \
+         plain_events = stage_identity_days.plain_events + excluded.plain_events, \
+         plain_value = stage_identity_days.plain_value + excluded.plain_value",
     ),
     ("DELETE FROM stage_identity_days WHERE product_id = ", ""),
     (
@@ -211,15 +220,19 @@ const POSTGRES_EMAIL_MOVES: [&str; 3] = [
          SELECT s.ctid FROM unnest($2::text[]) AS m(identity) \
          CROSS JOIN LATERAL (SELECT ctid FROM stage_identity_days \
            WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS s)) \
-       RETURNING stage, day, identity, events), \
+       RETURNING stage, day, identity, events, plain_events, plain_value), \
      moved AS (\
-       SELECT gone.stage, gone.day, COALESCE('u:' || l.user_id, o.identity) AS identity, gone.events FROM gone \
+       SELECT gone.stage, gone.day, COALESCE('u:' || l.user_id, o.identity) AS identity, gone.events, \
+         gone.plain_events, gone.plain_value FROM gone \
        JOIN email_identities o ON o.product_id = $1 AND o.email = substr(gone.identity, 3) \
        LEFT JOIN identity_links l ON l.product_id = $1 AND substr(o.identity, 1, 2) = 'a:' \
          AND l.anonymous_id = substr(o.identity, 3)) \
-     INSERT INTO stage_identity_days (product_id, stage, day, identity, events) \
-     SELECT $1, stage, day, identity, CAST(SUM(events) AS BIGINT) FROM moved GROUP BY stage, day, identity \
-     ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events",
+     INSERT INTO stage_identity_days (product_id, stage, day, identity, events, plain_events, plain_value) \
+     SELECT $1, stage, day, identity, CAST(SUM(events) AS BIGINT), CAST(SUM(plain_events) AS BIGINT), \
+       CAST(SUM(plain_value) AS BIGINT) FROM moved GROUP BY stage, day, identity \
+     ON CONFLICT (product_id, stage, day, identity) DO UPDATE SET events = stage_identity_days.events + excluded.events, \
+         plain_events = stage_identity_days.plain_events + excluded.plain_events, \
+         plain_value = stage_identity_days.plain_value + excluded.plain_value",
     concat!(
         "UPDATE identity_touches SET identity = ",
         identity_sql::email_holder!("identity_touches"),

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
+use super::report_days::add_unidentified_revenue;
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
@@ -58,6 +59,8 @@ pub(super) struct RollupChanges {
     profiles: BTreeMap<String, ProfileDelta>,
     touches: Vec<Touch>,
     revenue: Vec<RevenueRow>,
+    /// Revenue rows without an identity, per day: rows and cents, for `revenue_days`.
+    unidentified_revenue: BTreeMap<String, (i64, i64)>,
     /// Identities whose revenue rows' last touch may have changed.
     recompute: BTreeSet<String>,
 }
@@ -88,6 +91,11 @@ impl RollupChanges {
             .or_default();
         counts.events += 1;
         counts.value_cents += value;
+        if event.is_revenue && identity.is_none() {
+            let (rows, cents) = self.unidentified_revenue.entry(day.clone()).or_default();
+            *rows += 1;
+            *cents += value;
+        }
         if event.is_revenue {
             self.revenue.push(RevenueRow {
                 event_id,
@@ -143,14 +151,19 @@ impl RollupChanges {
         self.recompute.iter().cloned()
     }
 
-    /// Profiles go before the daily identity rows: the daily report tables (migration 0020)
-    /// count a new row under its identity's first touch, which a new identity then has already.
+    /// Every identity whose rows [`Self::write`] changes: each identified event adds to its
+    /// identity's profile.
+    pub(super) fn identities(&self) -> impl Iterator<Item = &str> + '_ {
+        self.profiles.keys().map(String::as_str)
+    }
+
     pub(super) async fn write(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
         upsert_event_days(tx, product_id, &self.event_days).await?;
         upsert_profiles(tx, product_id, &self.profiles).await?;
         upsert_stage_days(tx, product_id, &self.stage_days).await?;
         insert_touches(tx, product_id, &self.touches).await?;
-        insert_revenue(tx, product_id, &self.revenue).await
+        insert_revenue(tx, product_id, &self.revenue).await?;
+        add_unidentified_revenue(tx, product_id, &self.unidentified_revenue).await
     }
 }
 

@@ -9,4 +9,5 @@ pub mod exports;
 pub mod funnel;
 pub mod payback;
 pub mod product_metrics;
+pub mod report_days;
 pub mod series;

@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 mod backlog;
 #[path = "ingest/browser_limits.rs"]
 mod browser_limits;
+#[path = "ingest/report_days.rs"]
+mod report_days;
 
 /// Rows of a query as `(text, optional text, optional number)` tuples, read straight from the store.
 async fn scalar_rows(app: &TestApp, sql: &str) -> Vec<(String, Option<String>, Option<i64>)> {

@@ -52,6 +52,7 @@ async fn reports_match_the_oracle(app: TestApp) {
         let data = generate_with_emails(config, app.clock.now());
         // Many folds, so charges stored under an email nobody held are merged by later ones.
         data.load_in_folds(&app, &key, &slug, 97).await;
+        app.assert_report_days_exact().await;
         let world = World::new(&data);
         // Every seed covers what the email rule decides: charges that join a user, a visitor
         // without an account, or nobody; charges that arrived before their email was claimed;

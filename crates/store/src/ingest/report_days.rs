@@ -1,0 +1,243 @@
+//! The daily report tables (migration 0020: `stage_channel_days`, `identity_days`,
+//! `customer_totals`, `revenue_days`), kept by the fold.
+//!
+//! Each table is a sum over identities of what one identity contributes: its daily stage rows
+//! under its first-touch channel (with `lasts` marking its latest day per stage), its profile's
+//! day last seen and day acquired, its revenue rows under its first and last touch. What an
+//! identity contributes depends on all of its rows at once (a first touch moving earlier moves
+//! every day of it to another channel; a new latest day takes `lasts` off the one before), so
+//! the fold does not patch the sums statement by statement. It takes an identity's whole
+//! contribution out before its first statement that changes the identity's rows ([`Contributions::take_out`]),
+//! and puts the identity's contribution of the end back once, after the last
+//! ([`Contributions::put_back`]): two set-based statements per table per fold over the
+//! identities it touched, whichever path touched them (a new event, a merge into a user or an
+//! email's holder, a recomputed last touch). Revenue rows without an identity never change
+//! after they are written, so they are added as they are inserted ([`add_unidentified_revenue`]).
+//!
+//! Triggers did this before (migration 0023 says why they went). `reports::report_days`
+//! recomputes every table from the rows it sums, which the tests compare against.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::Tx;
+use crate::error::StoreResult;
+
+/// The identities whose contributions a fold has taken out, to put back when it ends.
+#[derive(Debug, Default)]
+pub(super) struct Contributions {
+    taken: BTreeSet<String>,
+}
+
+impl Contributions {
+    /// Takes the contributions of those of `identities` not taken yet out of the daily tables.
+    /// Call before the first statement that changes any of their rows.
+    pub(super) async fn take_out<'a>(
+        &mut self,
+        tx: &mut Tx,
+        product_id: &str,
+        identities: impl IntoIterator<Item = &'a str>,
+    ) -> StoreResult<()> {
+        // A set: an identity named twice is taken out once.
+        let fresh: BTreeSet<&str> = identities
+            .into_iter()
+            .filter(|identity| !self.taken.contains(*identity))
+            .collect();
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let fresh: Vec<&str> = fresh.into_iter().collect();
+        apply(tx, product_id, &fresh, -1).await?;
+        self.taken.extend(fresh.into_iter().map(str::to_owned));
+        Ok(())
+    }
+
+    /// Adds the contributions of every identity taken out, as their rows are now.
+    pub(super) async fn put_back(self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
+        let identities: Vec<&str> = self.taken.iter().map(String::as_str).collect();
+        if identities.is_empty() {
+            return Ok(());
+        }
+        apply(tx, product_id, &identities, 1).await
+    }
+}
+
+/// Adds (`sign` 1) or subtracts (-1) what `identities` contribute to each daily table.
+async fn apply(tx: &mut Tx, product_id: &str, identities: &[&str], sign: i64) -> StoreResult<()> {
+    match tx {
+        Tx::Sqlite(conn) => {
+            // SQLite has no arrays: the identities go as one JSON array read through
+            // `json_each` (one bound value however many, where an `IN` list hits its cap).
+            let list = serde_json::to_string(identities)?;
+            for statement in statements(&Dialect::SQLITE) {
+                sqlx::query(sqlx::AssertSqlSafe(statement))
+                    .bind(product_id)
+                    .bind(&list)
+                    .bind(sign)
+                    .execute(&mut **conn)
+                    .await?;
+            }
+        }
+        Tx::Postgres(conn) => {
+            for statement in statements(&Dialect::POSTGRES) {
+                sqlx::query(sqlx::AssertSqlSafe(statement))
+                    .bind(product_id)
+                    .bind(identities)
+                    .bind(sign)
+                    .execute(&mut **conn)
+                    .await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What differs between the backends' statements. `$1` is the product, `$2` the identities,
+/// `$3` the sign.
+struct Dialect {
+    /// `rows(table, index, columns)`: the rows of `table` of each identity, as `d`, beside the
+    /// identity as `m.identity`.
+    rows: fn(&str, &str, &str) -> String,
+    /// The UTC day (`YYYY-MM-DD`) of a profile's last sighting, as `Timestamp::day` spells it.
+    seen_day: &'static str,
+    /// A true boolean column value.
+    true_value: &'static str,
+}
+
+impl Dialect {
+    /// Each identity's rows are reached through the index leading with product and identity,
+    /// named (`INDEXED BY`): left to itself, SQLite may read the product's whole primary-key
+    /// range to save the grouping a sort (`moves.rs` met the same).
+    const SQLITE: Dialect = Dialect {
+        rows: |table, index, _columns| {
+            format!(
+                "(SELECT value AS identity FROM json_each($2)) AS m \
+                 JOIN {table} AS d {index} ON d.product_id = $1 AND d.identity = m.identity"
+            )
+        },
+        seen_day: "date((COALESCE(d.last_seen_at, d.first_seen_at) - ((COALESCE(d.last_seen_at, d.first_seen_at) \
+                   % 86400000) + 86400000) % 86400000) / 1000, 'unixepoch')",
+        true_value: "1",
+    };
+
+    /// Each identity's rows are found through a `LATERAL` subquery kept apart from the join
+    /// with `OFFSET 0`: an index probe per identity whatever the statistics say (`moves.rs`
+    /// says why a plain join is not trusted here).
+    const POSTGRES: Dialect = Dialect {
+        rows: |table, _index, columns| {
+            format!(
+                "unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (SELECT {columns} FROM {table} \
+                 WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS d"
+            )
+        },
+        seen_day: "payback_day(COALESCE(d.last_seen_at, d.first_seen_at))",
+        true_value: "true",
+    };
+}
+
+/// The identity's first-touch channel now, '' for none: one probe of the profiles' key.
+const CHANNEL: &str = "COALESCE((SELECT p.first_channel FROM identity_profiles p \
+     WHERE p.product_id = $1 AND p.identity = m.identity), '')";
+
+/// One statement per daily table, each adding `$3` times the identities' contributions.
+fn statements(dialect: &Dialect) -> [String; 4] {
+    let stage_rows = (dialect.rows)(
+        "stage_identity_days",
+        "INDEXED BY stage_identity_days_by_identity",
+        "day, stage, events, plain_events, plain_value",
+    );
+    let profile_columns =
+        "first_seen_at, last_seen_at, first_channel, acquired_at, acquired_day, revenue_cents";
+    let profiles = (dialect.rows)("identity_profiles", "", profile_columns);
+    let revenue_rows = (dialect.rows)(
+        "transactions",
+        "INDEXED BY transactions_by_identity",
+        "day, last_channel, amount_cents",
+    );
+    let seen_day = dialect.seen_day;
+    let identified = dialect.true_value;
+    [
+        // Its daily stage rows under its channel; `last` marks its latest day of each stage.
+        format!(
+            "INSERT INTO stage_channel_days (product_id, day, stage, channel, events, identities, lasts, \
+             plain_events, plain_value) \
+             SELECT $1, r.day, r.stage, r.channel, CAST(SUM(r.sign * r.events) AS BIGINT), CAST(SUM(r.sign) AS BIGINT), \
+             CAST(SUM(r.sign * r.last) AS BIGINT), CAST(SUM(r.sign * r.plain_events) AS BIGINT), \
+             CAST(SUM(r.sign * r.plain_value) AS BIGINT) \
+             FROM (SELECT d.day, d.stage, d.events, d.plain_events, d.plain_value, CAST($3 AS BIGINT) AS sign, \
+                   {CHANNEL} AS channel, \
+                   CASE WHEN d.day = MAX(d.day) OVER (PARTITION BY m.identity, d.stage) THEN 1 ELSE 0 END AS last \
+                   FROM {stage_rows}) AS r \
+             WHERE true GROUP BY r.day, r.stage, r.channel \
+             ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET \
+             events = stage_channel_days.events + excluded.events, \
+             identities = stage_channel_days.identities + excluded.identities, \
+             lasts = stage_channel_days.lasts + excluded.lasts, \
+             plain_events = stage_channel_days.plain_events + excluded.plain_events, \
+             plain_value = stage_channel_days.plain_value + excluded.plain_value"
+        ),
+        // Its profile: seen on its last day, acquired (with its revenue) on its acquisition day.
+        format!(
+            "INSERT INTO identity_days (product_id, day, channel, seen, acquired, acquired_revenue) \
+             SELECT $1, c.day, c.channel, CAST(SUM(c.seen) AS BIGINT), CAST(SUM(c.acquired) AS BIGINT), \
+             CAST(SUM(c.revenue) AS BIGINT) \
+             FROM (SELECT {seen_day} AS day, COALESCE(d.first_channel, '') AS channel, CAST($3 AS BIGINT) AS seen, \
+                   CAST(0 AS BIGINT) AS acquired, CAST(0 AS BIGINT) AS revenue FROM {profiles} \
+                   UNION ALL \
+                   SELECT d.acquired_day, COALESCE(d.first_channel, ''), 0, CAST($3 AS BIGINT), $3 * d.revenue_cents \
+                   FROM {profiles} WHERE d.acquired_at IS NOT NULL) AS c \
+             WHERE true GROUP BY c.day, c.channel \
+             ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = identity_days.seen + excluded.seen, \
+             acquired = identity_days.acquired + excluded.acquired, \
+             acquired_revenue = identity_days.acquired_revenue + excluded.acquired_revenue"
+        ),
+        // Its profile, if a customer, in the product's totals.
+        format!(
+            "INSERT INTO customer_totals (product_id, customers, revenue) \
+             SELECT $1, CAST(SUM(r.sign) AS BIGINT), CAST(SUM(r.sign * r.revenue_cents) AS BIGINT) \
+             FROM (SELECT CAST($3 AS BIGINT) AS sign, d.revenue_cents FROM {profiles} \
+                   WHERE d.acquired_at IS NOT NULL) AS r \
+             WHERE true HAVING COUNT(*) > 0 \
+             ON CONFLICT (product_id) DO UPDATE SET customers = customer_totals.customers + excluded.customers, \
+             revenue = customer_totals.revenue + excluded.revenue"
+        ),
+        // Its revenue rows under its first touch and their last touch (its first when none).
+        format!(
+            "INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents) \
+             SELECT $1, r.day, r.first_channel, r.last_channel, {identified}, CAST(SUM(r.sign) AS BIGINT), \
+             CAST(SUM(r.sign * r.amount_cents) AS BIGINT) \
+             FROM (SELECT d.day, CAST($3 AS BIGINT) AS sign, d.amount_cents, {CHANNEL} AS first_channel, \
+                   COALESCE(d.last_channel, NULLIF({CHANNEL}, ''), '') AS last_channel \
+                   FROM {revenue_rows}) AS r \
+             WHERE true GROUP BY r.day, r.first_channel, r.last_channel \
+             ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET \
+             rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents"
+        ),
+    ]
+}
+
+/// Adds revenue rows written without an identity (`day` -> rows, cents) to `revenue_days`.
+pub(super) async fn add_unidentified_revenue(
+    tx: &mut Tx,
+    product_id: &str,
+    by_day: &BTreeMap<String, (i64, i64)>,
+) -> StoreResult<()> {
+    for (day, (rows, cents)) in by_day {
+        on_tx!(tx, conn => {
+            sqlx::query(
+                "INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents) \
+                 VALUES ($1, $2, '', '', $3, $4, $5) \
+                 ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET \
+                 rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents",
+            )
+            .bind(product_id)
+            .bind(day)
+            .bind(false)
+            .bind(rows)
+            .bind(cents)
+            .execute(conn)
+            .await
+            .map(|done| done.rows_affected())
+        })?;
+    }
+    Ok(())
+}
