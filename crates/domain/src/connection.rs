@@ -15,6 +15,16 @@ crate::roles::wire_enum! {
     }
 }
 
+crate::roles::wire_enum! {
+    /// Where a grant's connect flow stands: `pending` until the consent comes back, then
+    /// `complete` (options to select from) or `error`.
+    GrantFlowStatus {
+        Pending => "pending",
+        Complete => "complete",
+        Error => "error",
+    }
+}
+
 /// The backfill ladder: each pass reads one rung deeper, then runs settle on the recent days.
 pub const BACKFILL_LADDER: [i64; 3] = [30, 365, 3650];
 /// A run whose stamp is older than this is presumed dead: `syncing` reads false and another

@@ -33,6 +33,17 @@ impl Network {
 }
 
 wire_enum! {
+    /// Where an approved budget change stands: `applying` until a runner settles it.
+    ApplicationState {
+        Applying => "applying",
+        Applied => "applied",
+        NotApplied => "not_applied",
+        Refused => "refused",
+        Failed => "failed",
+    }
+}
+
+wire_enum! {
     /// Why the policy engine refused a spend change.
     PolicyCode {
         NetworkWall => "network_wall",

@@ -3,20 +3,19 @@
 //! UPDATE (the first runner wins, the others see zero rows), so two instances, or the approving
 //! request and the job, never ask the network about the same card at once.
 
+use payback_domain::policy::{ApplicationState, Network};
 use payback_domain::{Timestamp, Via};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx};
-
-/// Still to be applied (possibly after a transient failure).
-pub const APPLYING: &str = "applying";
 
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct BudgetApplication {
     pub card_id: String,
     pub account_id: String,
     pub product_id: String,
-    pub network: String,
+    #[sqlx(try_from = "String")]
+    pub network: Network,
     pub campaign_id: Option<String>,
     pub from_cents: Option<i64>,
     pub to_cents: i64,
@@ -26,7 +25,8 @@ pub struct BudgetApplication {
     /// fails the read.
     #[sqlx(try_from = "String")]
     pub approved_via: Via,
-    pub state: String,
+    #[sqlx(try_from = "String")]
+    pub state: ApplicationState,
     pub attempts: i64,
     pub next_attempt_at: i64,
     pub last_error: Option<String>,
@@ -38,7 +38,7 @@ pub struct NewApplication<'a> {
     pub card_id: &'a str,
     pub account_id: &'a str,
     pub product_id: &'a str,
-    pub network: &'a str,
+    pub network: Network,
     pub campaign_id: Option<&'a str>,
     pub from_cents: Option<i64>,
     pub to_cents: i64,
@@ -59,7 +59,7 @@ pub async fn insert(tx: &mut Tx, new: NewApplication<'_>, now: Timestamp) -> Sto
         .bind(new.card_id)
         .bind(new.account_id)
         .bind(new.product_id)
-        .bind(new.network)
+        .bind(new.network.as_str())
         .bind(new.campaign_id)
         .bind(new.from_cents)
         .bind(new.to_cents)
@@ -70,6 +70,17 @@ pub async fn insert(tx: &mut Tx, new: NewApplication<'_>, now: Timestamp) -> Sto
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok(())
+}
+
+/// The card's change as it stands, whatever its state; `None` when the card has none.
+pub async fn find(db: &Db, card_id: &str) -> StoreResult<Option<BudgetApplication>> {
+    let sql = format!("SELECT {COLUMNS} FROM budget_applications WHERE card_id = $1");
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(card_id)
+        .fetch_optional(pool)
+        .await)?,
+    )
 }
 
 /// Cards whose change is due now, oldest first.
@@ -109,20 +120,20 @@ pub async fn lease(
     )
 }
 
-/// Ends the change in a final `state` (`applied`, `refused`, `failed`, `not_applied`), in the
+/// Ends the change in a final `state` (anything but `applying`), in the
 /// transaction that records the outcome; false when `runner` no longer holds the lease.
 pub async fn finish(
     tx: &mut Tx,
     card_id: &str,
     runner: &str,
-    state: &str,
+    state: ApplicationState,
     error: Option<&str>,
     now: Timestamp,
 ) -> StoreResult<bool> {
     let changed = on_tx!(tx, conn => sqlx::query(
         "UPDATE budget_applications SET state = $1, last_error = $2, lease_owner = NULL, \
          lease_until = NULL, updated_at = $3 WHERE card_id = $4 AND lease_owner = $5")
-        .bind(state)
+        .bind(state.as_str())
         .bind(error)
         .bind(now.millis())
         .bind(card_id)

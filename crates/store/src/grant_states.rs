@@ -1,6 +1,7 @@
 //! The single-use states of a grant's connect flow. Each step is a conditional update on the
 //! state's status, so a replayed callback or a second `select` changes nothing.
 
+use payback_domain::connection::GrantFlowStatus;
 use payback_domain::{Timestamp, Via};
 
 use crate::error::StoreResult;
@@ -20,7 +21,8 @@ pub struct GrantState {
     #[sqlx(try_from = "String")]
     pub started_via: Via,
     pub pkce_verifier: String,
-    pub status: String,
+    #[sqlx(try_from = "String")]
+    pub status: GrantFlowStatus,
     pub error: Option<String>,
     pub options: Option<String>,
     pub results: Option<String>,

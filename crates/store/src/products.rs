@@ -16,7 +16,8 @@ pub struct ProductRow {
     /// Read back typed: a spelling outside the vocabulary fails the read, never defaults.
     #[sqlx(try_from = "String")]
     pub stage: payback_domain::ProductStage,
-    pub gate_result: Option<String>,
+    #[sqlx(try_from = "crate::words::NullableWord")]
+    pub gate_result: Option<payback_domain::GateResult>,
     pub gate_due_date: Option<String>,
     pub onboarded_at: Option<i64>,
     pub created_at: i64,

@@ -13,7 +13,7 @@
 use payback_connectors::{BudgetChange, BudgetOutcome, Source};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::money::format_cents;
-use payback_domain::policy::Network;
+use payback_domain::policy::{ApplicationState, Network};
 use payback_domain::{Actor, HOUR_MS, MINUTE_MS, Timestamp};
 use payback_store::budget_applications::{self as store, BudgetApplication, NewApplication};
 use payback_store::cards::{self, CardRow};
@@ -53,7 +53,7 @@ pub async fn enqueue(tx: &mut Tx, change: ApprovedChange<'_>, now: Timestamp) ->
         card_id: &change.card.id,
         account_id: &change.product.account_id,
         product_id: &change.product.id,
-        network: change.network.as_str(),
+        network: change.network,
         campaign_id: change.campaign_id,
         from_cents: change.from_cents,
         to_cents: change.to_cents,
@@ -63,7 +63,7 @@ pub async fn enqueue(tx: &mut Tx, change: ApprovedChange<'_>, now: Timestamp) ->
     };
     store::insert(tx, new, now).await?;
     let execution = json!({
-        "state": store::APPLYING,
+        "state": ApplicationState::Applying,
         "network": change.network,
         "campaign_id": change.campaign_id,
         "to_cents": change.to_cents,
@@ -119,12 +119,10 @@ pub async fn apply(state: &AppState, card_id: &str, now: Timestamp) -> ApiResult
         return Ok(false);
     }
     if let Settled::Applied { .. } = outcome {
-        let network = Network::parse(&change.network)
-            .ok_or_else(|| ApiError::internal("a budget change on an unknown network"))?;
         policies::set_budget(
             &mut tx,
             &change.product_id,
-            network,
+            change.network,
             change.to_cents,
             card_id,
             true,
@@ -175,13 +173,13 @@ enum Settled {
 }
 
 impl Settled {
-    fn state(&self) -> &'static str {
+    fn state(&self) -> ApplicationState {
         match self {
-            Settled::Applied { .. } => "applied",
-            Settled::NotApplied { .. } => "not_applied",
-            Settled::Refused { .. } => "refused",
-            Settled::Failed { .. } => "failed",
-            Settled::Retry { .. } => store::APPLYING,
+            Settled::Applied { .. } => ApplicationState::Applied,
+            Settled::NotApplied { .. } => ApplicationState::NotApplied,
+            Settled::Refused { .. } => ApplicationState::Refused,
+            Settled::Failed { .. } => ApplicationState::Failed,
+            Settled::Retry { .. } => ApplicationState::Applying,
         }
     }
 
@@ -248,9 +246,7 @@ async fn ask_network(state: &AppState, change: &BudgetApplication) -> ApiResult<
     let product = product_store::find_by_id(&state.store, &scope, &change.product_id)
         .await?
         .ok_or_else(|| ApiError::internal("a budget change without its product"))?;
-    let Some(network) = Network::parse(&change.network) else {
-        return Err(ApiError::internal("a budget change on an unknown network"));
-    };
+    let network = change.network;
     let source = match open_writer(state, &product, network).await {
         Ok(Some(source)) => source,
         Ok(None) => return Ok(not_connected(&product, network, change)),

@@ -178,7 +178,7 @@ pub async fn series(
             continue;
         }
         rows.push(FunnelSeriesRow {
-            stage: parse_stage(&row.stage)?,
+            stage: row.stage,
             day: row.day,
             volume: row.volume,
         });

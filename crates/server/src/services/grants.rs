@@ -8,7 +8,7 @@
 
 use std::future::Future;
 
-use payback_domain::connection::{ConnectionKind, ConnectionStatus};
+use payback_domain::connection::{ConnectionKind, ConnectionStatus, GrantFlowStatus};
 use payback_domain::{Actor, MINUTE_MS, Timestamp};
 use payback_store::connections::{self as connection_store, NewConnection};
 use payback_store::grant_states::{self as store, GrantState, NewGrantState};
@@ -320,13 +320,19 @@ pub async fn status(
 ) -> ApiResult<GrantStatus> {
     let (grant, product) = find_grant(state, caller, provider, token).await?;
     let now = state.clock.now();
-    let expired = grant.status == "pending" && now.millis() >= grant.expires_at;
+    let expired = grant.status == GrantFlowStatus::Pending && now.millis() >= grant.expires_at;
     let parse = |text: &Option<String>| {
         text.as_deref()
             .and_then(|text| serde_json::from_str::<Value>(text).ok())
     };
     Ok(GrantStatus {
-        status: if expired { "error" } else { &grant.status }.to_owned(),
+        status: if expired {
+            GrantFlowStatus::Error
+        } else {
+            grant.status
+        }
+        .as_str()
+        .to_owned(),
         product_slug: product.slug,
         error: if expired {
             Some("the connect link expired after 15 minutes; start again".to_owned())
@@ -386,16 +392,16 @@ pub async fn selectable(
     token: &str,
 ) -> ApiResult<Selectable> {
     let (grant, product) = find_grant(state, caller, provider, token).await?;
-    match grant.status.as_str() {
-        "complete" if grant.selected_at.is_none() => {}
-        "complete" => return Err(already_selected()),
-        "error" => {
+    match grant.status {
+        GrantFlowStatus::Complete if grant.selected_at.is_none() => {}
+        GrantFlowStatus::Complete => return Err(already_selected()),
+        GrantFlowStatus::Error => {
             return Err(ApiError::Conflict(format!(
                 "this grant ended with an error: {}",
                 grant.error.as_deref().unwrap_or("unknown")
             )));
         }
-        _ => {
+        GrantFlowStatus::Pending => {
             return Err(ApiError::Conflict(
                 "the human has not completed consent yet; poll status until it is complete"
                     .to_owned(),

@@ -52,7 +52,7 @@ impl ProductView {
             stage: row.stage,
             currency: row.currency,
             domain: row.domain,
-            gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
+            gate_result: row.gate_result,
             gate_due_date: row.gate_due_date,
             spend_7d_cents: metrics.spend_7d_cents,
             spend_30d_cents: metrics.spend_30d_cents,
@@ -334,7 +334,7 @@ pub async fn update(
     tx.commit().await?;
     Ok(EditedProduct {
         stage: row.stage,
-        gate_result: row.gate_result.as_deref().and_then(GateResult::parse),
+        gate_result: row.gate_result,
         gate_due_date: row.gate_due_date,
         id: row.id,
         slug: row.slug,

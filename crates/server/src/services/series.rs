@@ -77,9 +77,9 @@ pub async fn timeseries(
     let mut visits: HashMap<String, i64> = HashMap::new();
     let mut leads: HashMap<String, i64> = HashMap::new();
     for row in funnel::daily_stage_volumes(db, &product.id, span).await? {
-        match Stage::parse(&row.stage) {
-            Some(Stage::Visit) => visits.insert(row.day, row.volume),
-            Some(Stage::Lead) => leads.insert(row.day, row.volume),
+        match row.stage {
+            Stage::Visit => visits.insert(row.day, row.volume),
+            Stage::Lead => leads.insert(row.day, row.volume),
             _ => None,
         };
     }

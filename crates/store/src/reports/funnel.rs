@@ -123,7 +123,9 @@ pub(crate) async fn settled(
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct DayStageVolume {
     pub day: String,
-    pub stage: String,
+    /// Read back typed: a stored stage outside the vocabulary fails the read.
+    #[sqlx(try_from = "String")]
+    pub stage: payback_domain::stage::Stage,
     pub volume: i64,
 }
 

@@ -5,8 +5,12 @@
 use std::fmt::Debug;
 
 use payback_domain::card::{CardStatus, CardType, Proposer};
-use payback_domain::connection::{ConnectionKind, ConnectionStatus};
-use payback_domain::{Actor, Clock, HOUR_MS, MINUTE_MS, ProductStage, Timestamp, Via};
+use payback_domain::connection::{ConnectionKind, ConnectionStatus, GrantFlowStatus};
+use payback_domain::policy::{ApplicationState, Network};
+use payback_domain::span::Span;
+use payback_domain::{
+    Actor, Clock, GateResult, HOUR_MS, MINUTE_MS, ProductStage, Stage, Timestamp, Via,
+};
 use payback_store::StoreError;
 use payback_store::budget_applications::{self, NewApplication};
 use payback_store::cards::{self, NewCard, TransitionFields};
@@ -14,6 +18,7 @@ use payback_store::connections::{self, NewConnection};
 use payback_store::error::StoreResult;
 use payback_store::grant_states::{self, NewGrantState};
 use payback_store::history::{self, HistoryQuery, NewEvent};
+use payback_store::reports::funnel;
 use payback_store::{AccountScope, Visibility, products};
 use payback_testkit::{TestApp, backend_tests};
 
@@ -67,8 +72,9 @@ impl Column<'_> {
     }
 }
 
-/// The rows every typed table gets: a product, its connection and grant, and a proposal
-/// approved through the dashboard with its change to apply and its history event.
+/// The rows every typed table gets: a product with its gate verdict, its connection and grant,
+/// a day's stage volume, and a proposal approved through the dashboard with its change to
+/// apply and its history event.
 async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
     let product_id = app.founder_product_id("shop").await;
     let account_id: String = app
@@ -112,7 +118,7 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
         card_id: &card.id,
         account_id: &account_id,
         product_id: &product_id,
-        network: "google",
+        network: Network::Google,
         campaign_id: None,
         from_cents: None,
         to_cents: 2_000,
@@ -155,7 +161,24 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
     let (connection_id, _) = connections::upsert(&mut tx, &scope, connection, now)
         .await
         .unwrap();
+    products::set_gate_result(
+        &mut tx,
+        &scope,
+        &product_id,
+        Some(GateResult::Pass.as_str()),
+    )
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
+    let span = Span::days_ending(now, 1);
+    let volume = "INSERT INTO aggregate_stage_days (product_id, day, stage, source, volume) \
+         VALUES ($1, $2, 'lead', 'typed-rows', 3)";
+    let day = span.last_day();
+    assert_eq!(
+        app.sql_execute(volume, &[product_id.as_str().into(), day.as_str().into()])
+            .await,
+        1
+    );
 
     // The words the store wrote read back as the values written.
     let read = cards::find(db, &all, &card.id).await.unwrap().unwrap();
@@ -184,7 +207,10 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(started.started_via, Via::Dashboard);
+    assert_eq!(
+        (started.started_via, started.status),
+        (Via::Dashboard, GrantFlowStatus::Pending)
+    );
     let listed = connections::list(db, &all).await.unwrap();
     assert_eq!(
         (listed[0].kind, listed[0].status),
@@ -194,7 +220,28 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(product.stage, ProductStage::Validation);
+    assert_eq!(
+        (product.stage, product.gate_result),
+        (ProductStage::Validation, Some(GateResult::Pass))
+    );
+    let volumes = funnel::daily_stage_volumes(db, &product_id, span)
+        .await
+        .unwrap();
+    assert_eq!(
+        volumes
+            .iter()
+            .map(|row| (row.stage, row.volume))
+            .collect::<Vec<_>>(),
+        [(Stage::Lead, 3)]
+    );
+    let applying = budget_applications::find(db, &card.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (applying.network, applying.state),
+        (Network::Google, ApplicationState::Applying)
+    );
 
     let card_column = |column: &'static str| Column {
         table: "cards",
@@ -218,17 +265,19 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
             .refuses(&app, async || history::list(db, &history_query).await)
             .await;
     }
-    let started_via = Column {
+    let grant_column = |column: &'static str| Column {
         table: "grant_states",
-        column: "started_via",
+        column,
         key_column: "state",
         key: GRANT_STATE,
     };
-    started_via
-        .refuses(&app, async || {
-            grant_states::find(db, "searchco", GRANT_STATE).await
-        })
-        .await;
+    for column in ["started_via", "status"] {
+        grant_column(column)
+            .refuses(&app, async || {
+                grant_states::find(db, "searchco", GRANT_STATE).await
+            })
+            .await;
+    }
     let connection_column = |column: &'static str| Column {
         table: "connections",
         column,
@@ -240,33 +289,56 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
             .refuses(&app, async || connections::list(db, &all).await)
             .await;
     }
-    let stage = Column {
+    let product_column = |column: &'static str| Column {
         table: "products",
-        column: "stage",
+        column,
         key_column: "id",
         key: &product_id,
     };
-    stage
+    for column in ["stage", "gate_result"] {
+        product_column(column)
+            .refuses(&app, async || {
+                products::find_by_id(db, &scope, &product_id).await
+            })
+            .await;
+    }
+    // The product has the one stored volume, so the key picks that row.
+    let day_stage = Column {
+        table: "aggregate_stage_days",
+        column: "stage",
+        key_column: "product_id",
+        key: &product_id,
+    };
+    day_stage
         .refuses(&app, async || {
-            products::find_by_id(db, &scope, &product_id).await
+            funnel::daily_stage_volumes(db, &product_id, span).await
         })
         .await;
 
-    // The change is read only by leasing it. The refused lease may have taken the row all the
-    // same (the decode fails after the update), so the good one comes after that lease ends.
-    let approved_via = Column {
+    // The change is read by finding it and by leasing it. A refused lease may have taken the
+    // row all the same (the decode fails after the update), so each lease comes after the one
+    // before it ends. A spoilt `state` is never `applying`, so only `find` reads it.
+    let change_column = |column: &'static str| Column {
         table: "budget_applications",
-        column: "approved_via",
+        column,
         key_column: "card_id",
         key: &card.id,
     };
-    approved_via
-        .refuses(&app, async || {
-            budget_applications::lease(db, &card.id, "runner-1", now, LEASE_MS).await
-        })
-        .await;
-    let later = now.plus_millis(LEASE_MS);
-    let leased = budget_applications::lease(db, &card.id, "runner-2", later, LEASE_MS)
+    for column in ["approved_via", "network", "state"] {
+        change_column(column)
+            .refuses(&app, async || budget_applications::find(db, &card.id).await)
+            .await;
+    }
+    let mut later = now;
+    for (runner, column) in [("runner-1", "approved_via"), ("runner-2", "network")] {
+        change_column(column)
+            .refuses(&app, async || {
+                budget_applications::lease(db, &card.id, runner, later, LEASE_MS).await
+            })
+            .await;
+        later = later.plus_millis(LEASE_MS);
+    }
+    let leased = budget_applications::lease(db, &card.id, "runner-3", later, LEASE_MS)
         .await
         .unwrap()
         .unwrap();
