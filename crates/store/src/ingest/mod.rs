@@ -231,13 +231,30 @@ pub async fn write_batches(
     }
     keys::remember(tx, product_id, &new_keys).await?;
     recompute.extend(changes.identities_to_recompute());
-    let touched = changes
+    // Identities with rows of their own have their contributions read back from the store;
+    // those new in this fold are summed from its changes (`report_days.rs`).
+    let untaken: BTreeSet<&str> = changes
         .identities()
-        .chain(recompute.iter().map(String::as_str));
-    contributions.take_out(tx, product_id, touched).await?;
+        .chain(recompute.iter().map(String::as_str))
+        .filter(|identity| !contributions.is_taken(identity))
+        .collect();
+    let untaken: Vec<&str> = untaken.into_iter().collect();
+    let stored = report_days::stored_identities(tx, product_id, &untaken).await?;
+    let new: BTreeSet<String> = untaken
+        .iter()
+        .filter(|identity| !stored.contains(**identity))
+        .map(|identity| (*identity).to_owned())
+        .collect();
+    contributions
+        .take_out(tx, product_id, stored.iter().map(String::as_str))
+        .await?;
     changes.write(tx, product_id).await?;
     recompute_last_touch(tx, product_id, &recompute).await?;
     contributions.put_back(tx, product_id).await?;
+    changes
+        .daily_sums(&new)
+        .add_to_tables(tx, product_id)
+        .await?;
     Ok(outcomes)
 }
 

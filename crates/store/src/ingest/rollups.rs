@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
-use super::report_days::add_unidentified_revenue;
+use super::report_days::DailySums;
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
@@ -59,8 +59,6 @@ pub(super) struct RollupChanges {
     profiles: BTreeMap<String, ProfileDelta>,
     touches: Vec<Touch>,
     revenue: Vec<RevenueRow>,
-    /// Revenue rows without an identity, per day: rows and cents, for `revenue_days`.
-    unidentified_revenue: BTreeMap<String, (i64, i64)>,
     /// Identities whose revenue rows' last touch may have changed.
     recompute: BTreeSet<String>,
 }
@@ -91,11 +89,6 @@ impl RollupChanges {
             .or_default();
         counts.events += 1;
         counts.value_cents += value;
-        if event.is_revenue && identity.is_none() {
-            let (rows, cents) = self.unidentified_revenue.entry(day.clone()).or_default();
-            *rows += 1;
-            *cents += value;
-        }
         if event.is_revenue {
             self.revenue.push(RevenueRow {
                 event_id,
@@ -162,8 +155,96 @@ impl RollupChanges {
         upsert_profiles(tx, product_id, &self.profiles).await?;
         upsert_stage_days(tx, product_id, &self.stage_days).await?;
         insert_touches(tx, product_id, &self.touches).await?;
-        insert_revenue(tx, product_id, &self.revenue).await?;
-        add_unidentified_revenue(tx, product_id, &self.unidentified_revenue).await
+        insert_revenue(tx, product_id, &self.revenue).await
+    }
+
+    /// What the identities of `new` (none of whose rows were stored before this fold, and none
+    /// merged in it) and the revenue rows without an identity add to the daily report tables,
+    /// from this fold's changes alone: the same sums `report_days.rs` reads back from the
+    /// stored rows for the other identities (`TestApp::assert_report_days_exact` holds both to
+    /// a recomputation).
+    pub(super) fn daily_sums(&self, new: &BTreeSet<String>) -> DailySums {
+        let mut sums = DailySums::default();
+        let channel_of = |identity: &str| -> String {
+            self.profiles
+                .get(identity)
+                .and_then(|profile| profile.first_touch.as_ref())
+                .map_or_else(String::new, |(_, channel)| channel.clone())
+        };
+        // Each new identity's latest day per stage, which its `lasts` counts.
+        let mut latest: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+        for (stage, day, identity) in self.stage_days.keys() {
+            if new.contains(identity) {
+                let newest = latest.entry((identity, stage)).or_insert(day);
+                if day.as_str() > *newest {
+                    *newest = day;
+                }
+            }
+        }
+        for ((stage, day, identity), counts) in &self.stage_days {
+            if !new.contains(identity) {
+                continue;
+            }
+            let is_last = latest.get(&(identity.as_str(), *stage)) == Some(&day.as_str());
+            let row = sums
+                .stage_channel
+                .entry((day.clone(), *stage, channel_of(identity)))
+                .or_default();
+            row[0] += counts.events;
+            row[1] += 1;
+            row[2] += i64::from(is_last);
+            row[3] += counts.plain_events;
+            row[4] += counts.value_cents;
+        }
+        for (identity, profile) in &self.profiles {
+            if !new.contains(identity) {
+                continue;
+            }
+            let channel = channel_of(identity);
+            let seen_day = Timestamp::from_millis(profile.last_seen_at).day();
+            sums.identity
+                .entry((seen_day, channel.clone()))
+                .or_default()[0] += 1;
+            if let Some(acquired_at) = profile.acquired_at {
+                let row = sums
+                    .identity
+                    .entry((Timestamp::from_millis(acquired_at).day(), channel))
+                    .or_default();
+                row[1] += 1;
+                row[2] += profile.revenue_cents;
+                sums.customers[0] += 1;
+                sums.customers[1] += profile.revenue_cents;
+            }
+        }
+        let mut touches_of: BTreeMap<&str, Vec<&Touch>> = BTreeMap::new();
+        for touch in &self.touches {
+            if new.contains(&touch.identity) {
+                touches_of.entry(&touch.identity).or_default().push(touch);
+            }
+        }
+        for revenue in &self.revenue {
+            let key = match &revenue.identity {
+                None => (revenue.day.clone(), String::new(), String::new(), false),
+                Some(identity) if new.contains(identity) => {
+                    let first = channel_of(identity);
+                    // The identity's latest touch at or before the row, as `LAST_TOUCH` picks
+                    // it: every touch of a new identity is in this fold.
+                    let last = touches_of
+                        .get(identity.as_str())
+                        .into_iter()
+                        .flatten()
+                        .filter(|t| t.occurred_at <= revenue.occurred_at)
+                        .max_by_key(|t| (t.occurred_at, t.event_id))
+                        .map_or_else(|| first.clone(), |t| t.channel.clone());
+                    (revenue.day.clone(), first, last, true)
+                }
+                Some(_) => continue,
+            };
+            let row = sums.revenue.entry(key).or_default();
+            row[0] += 1;
+            row[1] += revenue.amount_cents;
+        }
+        sums
     }
 }
 
@@ -228,14 +309,14 @@ async fn upsert_stage_days(
 }
 
 /// One column of a counter row's key.
-enum KeyValue<'a> {
+pub(super) enum KeyValue<'a> {
     Text(&'a str),
     Flag(bool),
 }
 
 /// Adds each row's counts to the `counters` columns of the `table` row keyed by the product and
 /// `key_columns` (the table's primary key, in order), creating rows that do not exist yet.
-async fn add_to_counters(
+pub(super) async fn add_to_counters(
     tx: &mut Tx,
     product_id: &str,
     table: &'static str,
