@@ -36,7 +36,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::Contributions;
+use report_days::{Contributions, Tables};
 use rollups::RollupChanges;
 pub use rollups::recompute_last_touch;
 pub use writer::IngestWriter;
@@ -231,31 +231,68 @@ pub async fn write_batches(
     }
     keys::remember(tx, product_id, &new_keys).await?;
     recompute.extend(changes.identities_to_recompute());
-    // Identities with rows of their own have their contributions read back from the store;
-    // those new in this fold are summed from its changes (`report_days.rs`).
+    keep_report_days(tx, product_id, &changes, &recompute, contributions).await?;
+    Ok(outcomes)
+}
+
+/// Writes the fold's changes and keeps the daily report tables (`report_days.rs`) for every
+/// identity it touches not already taken out by a merge: identities new in this fold are
+/// summed from its changes; stored ones whose first touch stays are followed incrementally
+/// (their profiles before and after, their daily rows' existence and latest day before),
+/// with their revenue rows read back; stored ones whose first touch moves earlier are read
+/// back whole.
+async fn keep_report_days(
+    tx: &mut Tx,
+    product_id: &str,
+    changes: &RollupChanges,
+    recompute: &BTreeSet<String>,
+    mut contributions: Contributions,
+) -> StoreResult<()> {
     let untaken: BTreeSet<&str> = changes
         .identities()
         .chain(recompute.iter().map(String::as_str))
         .filter(|identity| !contributions.is_taken(identity))
         .collect();
     let untaken: Vec<&str> = untaken.into_iter().collect();
-    let stored = report_days::stored_identities(tx, product_id, &untaken).await?;
+    let before = report_days::stored_profiles(tx, product_id, &untaken).await?;
     let new: BTreeSet<String> = untaken
         .iter()
-        .filter(|identity| !stored.contains(**identity))
+        .filter(|identity| !before.contains_key(**identity))
         .map(|identity| (*identity).to_owned())
         .collect();
+    let moving: Vec<&str> = before
+        .values()
+        .filter(|profile| changes.moves_first_touch(&profile.identity, profile.first_touch_at))
+        .map(|profile| profile.identity.as_str())
+        .collect();
     contributions
-        .take_out(tx, product_id, stored.iter().map(String::as_str))
+        .take_out(tx, product_id, moving.iter().copied(), Tables::All)
         .await?;
+    let incremental: BTreeSet<String> = before
+        .keys()
+        .filter(|identity| !contributions.is_taken(identity))
+        .cloned()
+        .collect();
+    let rows_before =
+        report_days::stage_rows_before(tx, product_id, &changes.stage_keys_of(&incremental))
+            .await?;
+    let revenue_may_change = incremental
+        .iter()
+        .filter(|identity| recompute.contains(*identity))
+        .map(String::as_str);
+    contributions
+        .take_out(tx, product_id, revenue_may_change, Tables::Revenue)
+        .await?;
+
     changes.write(tx, product_id).await?;
-    recompute_last_touch(tx, product_id, &recompute).await?;
+    recompute_last_touch(tx, product_id, recompute).await?;
+
+    let list: Vec<&str> = incremental.iter().map(String::as_str).collect();
+    let after = report_days::stored_profiles(tx, product_id, &list).await?;
     contributions.put_back(tx, product_id).await?;
-    changes
-        .daily_sums(&new)
-        .add_to_tables(tx, product_id)
-        .await?;
-    Ok(outcomes)
+    let mut sums = changes.daily_sums(&new);
+    changes.add_incremental(&mut sums, &incremental, &rows_before, &before, &after);
+    sums.add_to_tables(tx, product_id).await
 }
 
 /// Takes the product's ingest lock until the transaction ends. Batches of one product upsert

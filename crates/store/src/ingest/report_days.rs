@@ -28,58 +28,99 @@ use super::rollups::{KeyValue, add_to_counters};
 use crate::Tx;
 use crate::error::StoreResult;
 
+/// Which daily tables an identity's contribution is taken out of and put back into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tables {
+    /// All four: the identity's rows move (a merge, a first touch moving earlier).
+    All,
+    /// `revenue_days` alone: the last touch of its revenue rows may change, the rest of its
+    /// contribution is followed incrementally (`incremental_sums`).
+    Revenue,
+}
+
 /// The identities whose contributions a fold has taken out, to put back when it ends.
 #[derive(Debug, Default)]
 pub(super) struct Contributions {
     taken: BTreeSet<String>,
+    revenue_only: BTreeSet<String>,
 }
 
 impl Contributions {
-    /// Whether the identity's contribution is out, to be put back by [`Self::put_back`].
+    /// Whether the identity's whole contribution is out, to be put back by [`Self::put_back`].
     pub(super) fn is_taken(&self, identity: &str) -> bool {
         self.taken.contains(identity)
     }
 
-    /// Takes the contributions of those of `identities` not taken yet out of the daily tables.
-    /// Call before the first statement that changes any of their rows.
+    /// Takes the contributions of those of `identities` not taken yet out of `tables`. Call
+    /// before the first statement that changes any of their rows.
     pub(super) async fn take_out<'a>(
         &mut self,
         tx: &mut Tx,
         product_id: &str,
         identities: impl IntoIterator<Item = &'a str>,
+        tables: Tables,
     ) -> StoreResult<()> {
         // A set: an identity named twice is taken out once.
         let fresh: BTreeSet<&str> = identities
             .into_iter()
             .filter(|identity| !self.taken.contains(*identity))
+            .filter(|identity| tables == Tables::All || !self.revenue_only.contains(*identity))
             .collect();
         if fresh.is_empty() {
             return Ok(());
         }
-        let fresh: Vec<&str> = fresh.into_iter().collect();
-        apply(tx, product_id, &fresh, -1).await?;
-        self.taken.extend(fresh.into_iter().map(str::to_owned));
+        let list: Vec<&str> = fresh.iter().copied().collect();
+        if tables == Tables::All {
+            // Out of revenue_days already: take it out of the other three only.
+            let (had_revenue, rest): (Vec<&str>, Vec<&str>) = list
+                .iter()
+                .partition(|identity| self.revenue_only.contains(**identity));
+            apply(tx, product_id, &rest, -1, Tables::All).await?;
+            apply(tx, product_id, &had_revenue, -1, Tables::All).await?;
+            apply(tx, product_id, &had_revenue, 1, Tables::Revenue).await?;
+            for identity in had_revenue {
+                self.revenue_only.remove(identity);
+            }
+            self.taken.extend(fresh.into_iter().map(str::to_owned));
+        } else {
+            apply(tx, product_id, &list, -1, Tables::Revenue).await?;
+            self.revenue_only
+                .extend(fresh.into_iter().map(str::to_owned));
+        }
         Ok(())
     }
 
     /// Adds the contributions of every identity taken out, as their rows are now.
     pub(super) async fn put_back(self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
-        let identities: Vec<&str> = self.taken.iter().map(String::as_str).collect();
-        if identities.is_empty() {
-            return Ok(());
-        }
-        apply(tx, product_id, &identities, 1).await
+        let all: Vec<&str> = self.taken.iter().map(String::as_str).collect();
+        apply(tx, product_id, &all, 1, Tables::All).await?;
+        let revenue: Vec<&str> = self.revenue_only.iter().map(String::as_str).collect();
+        apply(tx, product_id, &revenue, 1, Tables::Revenue).await
     }
 }
 
-/// Adds (`sign` 1) or subtracts (-1) what `identities` contribute to each daily table.
-async fn apply(tx: &mut Tx, product_id: &str, identities: &[&str], sign: i64) -> StoreResult<()> {
+/// Adds (`sign` 1) or subtracts (-1) what `identities` contribute to `tables`.
+async fn apply(
+    tx: &mut Tx,
+    product_id: &str,
+    identities: &[&str],
+    sign: i64,
+    tables: Tables,
+) -> StoreResult<()> {
+    if identities.is_empty() {
+        return Ok(());
+    }
+    // The revenue statement is the last.
+    let skip = match tables {
+        Tables::All => 0,
+        Tables::Revenue => 3,
+    };
     match tx {
         Tx::Sqlite(conn) => {
             // SQLite has no arrays: the identities go as one JSON array read through
             // `json_each` (one bound value however many, where an `IN` list hits its cap).
             let list = serde_json::to_string(identities)?;
-            for statement in statements(&Dialect::SQLITE) {
+            for statement in statements(&Dialect::SQLITE).into_iter().skip(skip) {
                 sqlx::query(sqlx::AssertSqlSafe(statement))
                     .bind(product_id)
                     .bind(&list)
@@ -89,7 +130,7 @@ async fn apply(tx: &mut Tx, product_id: &str, identities: &[&str], sign: i64) ->
             }
         }
         Tx::Postgres(conn) => {
-            for statement in statements(&Dialect::POSTGRES) {
+            for statement in statements(&Dialect::POSTGRES).into_iter().skip(skip) {
                 sqlx::query(sqlx::AssertSqlSafe(statement))
                     .bind(product_id)
                     .bind(identities)
@@ -233,7 +274,7 @@ fn statements(dialect: &Dialect) -> [String; 4] {
 #[derive(Debug, Default)]
 pub(super) struct DailySums {
     /// `(day, stage, channel)` -> events, identities, lasts, plain events, plain value.
-    pub stage_channel: BTreeMap<(String, &'static str, String), [i64; 5]>,
+    pub stage_channel: BTreeMap<(String, String, String), [i64; 5]>,
     /// `(day, channel)` -> seen, acquired, acquired revenue.
     pub identity: BTreeMap<(String, String), [i64; 3]>,
     /// Customers and their revenue.
@@ -330,37 +371,132 @@ impl DailySums {
     }
 }
 
-/// Those of `identities` that have a profile, that is, rows of their own: every identified row
-/// the fold writes comes with its identity's profile.
-pub(super) async fn stored_identities(
+/// What a stored profile contributes and how its first touch may move: read before the fold
+/// writes, and again after.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub(super) struct ProfileState {
+    pub identity: String,
+    pub first_touch_at: Option<i64>,
+    pub first_channel: Option<String>,
+    /// When it was last seen (its first sighting when never again).
+    pub seen_at: i64,
+    pub acquired_day: Option<String>,
+    pub revenue_cents: i64,
+}
+
+impl ProfileState {
+    /// Its contribution to `identity_days` (and, through `acquired`, `customer_totals`),
+    /// added `sign` times.
+    pub(super) fn add_to(&self, sums: &mut DailySums, sign: i64) {
+        let channel = self.first_channel.clone().unwrap_or_default();
+        let seen_day = payback_domain::Timestamp::from_millis(self.seen_at).day();
+        sums.identity
+            .entry((seen_day, channel.clone()))
+            .or_default()[0] += sign;
+        if let Some(day) = &self.acquired_day {
+            let row = sums.identity.entry((day.clone(), channel)).or_default();
+            row[1] += sign;
+            row[2] += sign * self.revenue_cents;
+            sums.customers[0] += sign;
+            sums.customers[1] += sign * self.revenue_cents;
+        }
+    }
+}
+
+/// The stored profiles of `identities` (those without one have no rows of their own: every
+/// identified row the fold writes comes with its identity's profile).
+pub(super) async fn stored_profiles(
     tx: &mut Tx,
     product_id: &str,
     identities: &[&str],
-) -> StoreResult<BTreeSet<String>> {
+) -> StoreResult<BTreeMap<String, ProfileState>> {
     if identities.is_empty() {
-        return Ok(BTreeSet::new());
+        return Ok(BTreeMap::new());
     }
-    let rows: Vec<(String,)> = match tx {
+    const COLUMNS: &str = "p.identity, p.first_touch_at, p.first_channel, \
+        COALESCE(p.last_seen_at, p.first_seen_at) AS seen_at, \
+        CASE WHEN p.acquired_at IS NOT NULL THEN p.acquired_day END AS acquired_day, p.revenue_cents";
+    let rows: Vec<ProfileState> = match tx {
         Tx::Sqlite(conn) => {
-            sqlx::query_as(
-                "SELECT p.identity FROM (SELECT value AS identity FROM json_each($2)) AS m \
-                 CROSS JOIN identity_profiles AS p ON p.product_id = $1 AND p.identity = m.identity",
-            )
-            .bind(product_id)
-            .bind(serde_json::to_string(identities)?)
-            .fetch_all(&mut **conn)
-            .await?
+            let sql = format!(
+                "SELECT {COLUMNS} FROM (SELECT value AS identity FROM json_each($2)) AS m \
+                 CROSS JOIN identity_profiles AS p ON p.product_id = $1 AND p.identity = m.identity"
+            );
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(product_id)
+                .bind(serde_json::to_string(identities)?)
+                .fetch_all(&mut **conn)
+                .await?
         }
         Tx::Postgres(conn) => {
-            sqlx::query_as(
-                "SELECT p.identity FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
-                 SELECT identity FROM identity_profiles WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS p",
-            )
-            .bind(product_id)
-            .bind(identities)
-            .fetch_all(&mut **conn)
-            .await?
+            let sql = format!(
+                "SELECT {COLUMNS} FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
+                 SELECT * FROM identity_profiles WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS p"
+            );
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(product_id)
+                .bind(identities)
+                .fetch_all(&mut **conn)
+                .await?
         }
     };
-    Ok(rows.into_iter().map(|(identity,)| identity).collect())
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.identity.clone(), row))
+        .collect())
+}
+
+/// A daily identity row the fold is about to add to, as it stood before: whether it existed,
+/// and the identity's latest day with the stage.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(super) struct StageRowBefore {
+    pub identity: String,
+    pub stage: String,
+    pub day: String,
+    pub existed: bool,
+    pub latest: Option<String>,
+}
+
+/// [`StageRowBefore`] of each `(identity, stage, day)`: two probes of the identity index each.
+pub(super) async fn stage_rows_before(
+    tx: &mut Tx,
+    product_id: &str,
+    keys: &[(&str, &str, &str)],
+) -> StoreResult<Vec<StageRowBefore>> {
+    if keys.is_empty() {
+        return Ok(Vec::new());
+    }
+    const PROBES: &str = "EXISTS (SELECT 1 FROM stage_identity_days d WHERE d.product_id = $1 \
+        AND d.identity = k.identity AND d.stage = k.stage AND d.day = k.day) AS existed, \
+        (SELECT MAX(d.day) FROM stage_identity_days d WHERE d.product_id = $1 AND d.identity = k.identity \
+        AND d.stage = k.stage) AS latest";
+    Ok(match tx {
+        Tx::Sqlite(conn) => {
+            let sql = format!(
+                "SELECT k.identity, k.stage, k.day, {PROBES} FROM (SELECT json_extract(value, '$[0]') AS identity, \
+                 json_extract(value, '$[1]') AS stage, json_extract(value, '$[2]') AS day FROM json_each($2)) AS k"
+            );
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(product_id)
+                .bind(serde_json::to_string(keys)?)
+                .fetch_all(&mut **conn)
+                .await?
+        }
+        Tx::Postgres(conn) => {
+            let sql = format!(
+                "SELECT k.identity, k.stage, k.day, {PROBES} \
+                 FROM unnest($2::text[], $3::text[], $4::text[]) AS k(identity, stage, day)"
+            );
+            let identities: Vec<&str> = keys.iter().map(|key| key.0).collect();
+            let stages: Vec<&str> = keys.iter().map(|key| key.1).collect();
+            let days: Vec<&str> = keys.iter().map(|key| key.2).collect();
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(product_id)
+                .bind(identities)
+                .bind(stages)
+                .bind(days)
+                .fetch_all(&mut **conn)
+                .await?
+        }
+    })
 }

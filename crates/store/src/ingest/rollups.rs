@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
-use super::report_days::DailySums;
+use super::report_days::{DailySums, ProfileState, StageRowBefore};
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
@@ -158,6 +158,102 @@ impl RollupChanges {
         insert_revenue(tx, product_id, &self.revenue).await
     }
 
+    /// Whether this fold's events give `identity` a first touch earlier than the stored one
+    /// (`first_touch_at`, `None` when it had none): every row of it then counts under another
+    /// channel.
+    pub(super) fn moves_first_touch(&self, identity: &str, first_touch_at: Option<i64>) -> bool {
+        self.profiles
+            .get(identity)
+            .and_then(|delta| delta.first_touch.as_ref())
+            .is_some_and(|(at, _)| first_touch_at.is_none_or(|stored| *at < stored))
+    }
+
+    /// The `(identity, stage, day)` daily identity rows this fold adds to, of `identities`.
+    pub(super) fn stage_keys_of<'a>(
+        &'a self,
+        identities: &BTreeSet<String>,
+    ) -> Vec<(&'a str, &'a str, &'a str)> {
+        self.stage_days
+            .keys()
+            .filter(|(_, _, identity)| identities.contains(identity))
+            .map(|(stage, day, identity)| (identity.as_str(), *stage, day.as_str()))
+            .collect()
+    }
+
+    /// What this fold changes in the daily tables for `identities`, whose rows were stored
+    /// before and stay under the same first touch: their profiles' contributions (`before`
+    /// out, `after` in) and, per daily identity row it adds to, its events, a new identity-day
+    /// when the row is new, and the move of `lasts` when it brings a later day. Their revenue
+    /// rows are read back from the store (`Tables::Revenue`).
+    pub(super) fn add_incremental(
+        &self,
+        sums: &mut DailySums,
+        identities: &BTreeSet<String>,
+        rows_before: &[StageRowBefore],
+        before: &BTreeMap<String, ProfileState>,
+        after: &BTreeMap<String, ProfileState>,
+    ) {
+        for identity in identities {
+            if let Some(profile) = before.get(identity) {
+                profile.add_to(sums, -1);
+            }
+            if let Some(profile) = after.get(identity) {
+                profile.add_to(sums, 1);
+            }
+        }
+        let channel_of = |identity: &str| -> String {
+            after
+                .get(identity)
+                .and_then(|profile| profile.first_channel.clone())
+                .unwrap_or_default()
+        };
+        let mut existed: BTreeSet<(&str, &str, &str)> = BTreeSet::new();
+        // (identity, stage) -> its latest day before the fold, and after.
+        let mut latest: BTreeMap<(&str, &str), (Option<&str>, &str)> = BTreeMap::new();
+        for row in rows_before {
+            if row.existed {
+                existed.insert((&row.identity, &row.stage, &row.day));
+            }
+            let entry = latest
+                .entry((&row.identity, &row.stage))
+                .or_insert((row.latest.as_deref(), &row.day));
+            let newest = row
+                .latest
+                .as_deref()
+                .map_or(row.day.as_str(), |old| old.max(&row.day));
+            if newest > entry.1 {
+                entry.1 = newest;
+            }
+        }
+        for ((stage, day, identity), counts) in &self.stage_days {
+            if !identities.contains(identity) {
+                continue;
+            }
+            let row = sums
+                .stage_channel
+                .entry((day.clone(), (*stage).to_owned(), channel_of(identity)))
+                .or_default();
+            row[0] += counts.events;
+            row[1] += i64::from(!existed.contains(&(identity.as_str(), *stage, day.as_str())));
+            row[3] += counts.plain_events;
+            row[4] += counts.value_cents;
+        }
+        for ((identity, stage), (was, now)) in latest {
+            if was == Some(now) {
+                continue;
+            }
+            let channel = channel_of(identity);
+            sums.stage_channel
+                .entry((now.to_owned(), stage.to_owned(), channel.clone()))
+                .or_default()[2] += 1;
+            if let Some(was) = was {
+                sums.stage_channel
+                    .entry((was.to_owned(), stage.to_owned(), channel))
+                    .or_default()[2] -= 1;
+            }
+        }
+    }
+
     /// What the identities of `new` (none of whose rows were stored before this fold, and none
     /// merged in it) and the revenue rows without an identity add to the daily report tables,
     /// from this fold's changes alone: the same sums `report_days.rs` reads back from the
@@ -188,7 +284,7 @@ impl RollupChanges {
             let is_last = latest.get(&(identity.as_str(), *stage)) == Some(&day.as_str());
             let row = sums
                 .stage_channel
-                .entry((day.clone(), *stage, channel_of(identity)))
+                .entry((day.clone(), (*stage).to_owned(), channel_of(identity)))
                 .or_default();
             row[0] += counts.events;
             row[1] += 1;
