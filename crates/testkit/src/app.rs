@@ -338,6 +338,18 @@ impl TestApp {
         }
     }
 
+    /// Posts `events` (a JSON array) to the product's ingestion route and expects them
+    /// accepted (200).
+    pub async fn send_events(&self, token: &str, slug: &str, events: Value) {
+        self.post(
+            &format!("/products/{slug}/events"),
+            Some(token),
+            json!({ "events": events }),
+        )
+        .await
+        .expect(200);
+    }
+
     /// Creates a product (USD) and returns the creation result.
     pub async fn create_product(&self, token: &str, slug: &str) -> Value {
         let reply = self

@@ -26,16 +26,6 @@ const READS: &[&str] = &[
     "/portfolio",
 ];
 
-async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
-    app.post(
-        &format!("/products/{slug}/events"),
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 fn pending(reply: &Reply) -> u64 {
     let header = reply.header(PENDING).unwrap_or_else(|| {
         panic!(
@@ -75,8 +65,7 @@ async fn reads_answer_from_what_is_folded_while_the_fold_is_held(backend: Backen
     let app = TestApp::spawn_with(backend, |config| config.read_wait_ms = 1_000).await;
     let (_, key) = setup(&app).await;
     app.create_product(&key, "quiet").await;
-    send(
-        &app,
+    app.send_events(
         &key,
         "shop",
         json!([
@@ -106,7 +95,7 @@ async fn reads_answer_from_what_is_folded_while_the_fold_is_held(backend: Backen
         {"dedupe_id": "p3", "stage": "payment", "user_id": "u1", "value": 1000, "occurred_at": "2026-11-20T14:00:00Z"},
     ]);
     // Accepted while the fold is held: the request path never waits for the fold.
-    send(&app, &key, "shop", backlog).await;
+    app.send_events(&key, "shop", backlog).await;
 
     // An export must be complete: it waits for the fold, however long.
     let export = {

@@ -14,13 +14,7 @@ async fn load_in_one_fold(app: &TestApp, key: &str, slug: &str, data: &Dataset) 
     app.state.ingest.pause_folding().await;
     for chunk in data.events.chunks(100) {
         let events: Vec<Value> = chunk.iter().map(|event| event.to_json()).collect();
-        app.post(
-            &format!("/products/{slug}/events"),
-            Some(key),
-            json!({ "events": events }),
-        )
-        .await
-        .expect(200);
+        app.send_events(key, slug, Value::from(events)).await;
     }
     app.state.ingest.resume_folding().await;
 }
@@ -95,13 +89,7 @@ async fn daily_tables_follow_every_arrival_order(app: TestApp) {
         {"dedupe_id": "walk-in-2", "stage": "payment", "value": 800, "occurred_at": "2026-11-20T11:00:00Z"},
         {"dedupe_id": "walk-in-3", "stage": "payment", "value": -300, "occurred_at": "2026-11-21T11:00:00Z"},
     ]);
-    app.post(
-        "/products/many-folds/events",
-        Some(&key),
-        json!({ "events": anonymous_charges }),
-    )
-    .await
-    .expect(200);
+    app.send_events(&key, "many-folds", anonymous_charges).await;
     app.assert_report_days_exact().await;
     assert_eq!(unidentified_revenue(&app).await - before, 1700);
 }
