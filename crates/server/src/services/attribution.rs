@@ -445,16 +445,20 @@ pub async fn ads(
     }
     let revenue = store::revenue_paid_touches(db, id, span).await?;
     let coverage = AdsCoverage {
-        transactions_total: revenue.len() as i64,
-        transactions_with_paid_touch: revenue.iter().filter(|t| t.channel.is_some()).count() as i64,
+        transactions_total: revenue.iter().map(|t| t.rows).sum(),
+        transactions_with_paid_touch: revenue
+            .iter()
+            .filter(|t| t.channel.is_some())
+            .map(|t| t.rows)
+            .sum(),
     };
     for touch in &revenue {
         let row = ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch));
         row.revenue_cents += touch.amount_cents;
-        row.transactions += 1;
+        row.transactions += touch.rows;
     }
     for touch in &store::customer_paid_touches(db, id, span).await? {
-        ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch)).customers += 1;
+        ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch)).customers += touch.rows;
     }
     ad_row(&mut rows, &dimensions, Bucket::NoDimension);
     ad_row(&mut rows, &dimensions, Bucket::Unattributed);

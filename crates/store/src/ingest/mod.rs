@@ -11,8 +11,10 @@
 //! 3. events are inserted, duplicates (same dedupe id in the namespace) dropped;
 //! 4. for the new events only: daily rollups, identity profiles (first touch, acquisition,
 //!    revenue), touches (channel-bearing events with an identity), revenue rows;
-//! 5. the last touch of every revenue row of the identities touched is recomputed, so events
-//!    arriving out of order or identities merging never leave a stale last touch;
+//! 5. the last touch and last paid touch of every revenue row of the identities touched, and
+//!    the last paid touch before acquisition of those that are customers, are recomputed
+//!    (`last_touches.rs`), so events arriving out of order or identities merging never leave
+//!    a stale one;
 //! 6. the daily report tables get back the contributions of every identity the fold changed,
 //!    taken out before its first change (`report_days.rs`).
 
@@ -20,13 +22,14 @@ mod emails;
 pub mod failures;
 mod inbox;
 mod keys;
+mod last_touches;
 mod links;
 mod moves;
 mod report_days;
 mod rollups;
 mod writer;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -36,9 +39,8 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::{Contributions, Tables};
+use report_days::{Contributions, ProfileState, Tables};
 use rollups::RollupChanges;
-pub use rollups::recompute_last_touch;
 pub use writer::IngestWriter;
 
 /// An event ready to store: validated, classified, not yet resolved to an identity. It waits in
@@ -129,6 +131,7 @@ pub async fn write_batches(
     batches: &[Batch<'_>],
 ) -> StoreResult<Vec<BatchOutcome>> {
     lock_product(tx, product_id).await?;
+    plan_for_this_fold(tx).await?;
     let events: Vec<&EventRecord> = batches.iter().flat_map(|batch| batch.events).collect();
     let received_at: Vec<i64> = batches
         .iter()
@@ -238,9 +241,9 @@ pub async fn write_batches(
 /// Writes the fold's changes and keeps the daily report tables (`report_days.rs`) for every
 /// identity it touches not already taken out by a merge: identities new in this fold are
 /// summed from its changes; stored ones whose first touch stays are followed incrementally
-/// (their profiles before and after, their daily rows' existence and latest day before),
-/// with their revenue rows read back; stored ones whose first touch moves earlier are read
-/// back whole.
+/// (their profiles before, and after as the fold's delta makes them; their daily rows'
+/// existence and latest day before), with their revenue rows, if any, read back; stored ones
+/// whose first touch moves earlier are read back whole.
 async fn keep_report_days(
     tx: &mut Tx,
     product_id: &str,
@@ -276,19 +279,42 @@ async fn keep_report_days(
     let rows_before =
         report_days::stage_rows_before(tx, product_id, &changes.stage_keys_of(&incremental))
             .await?;
+    // Their revenue rows' last touch may change with a new touch; those without revenue rows,
+    // stored or in this fold (most visitors), have nothing in `revenue_days` to redo.
+    let with_revenue = changes.identities_with_revenue();
     let revenue_may_change = incremental
         .iter()
         .filter(|identity| recompute.contains(*identity))
+        .filter(|identity| {
+            with_revenue.contains(identity.as_str())
+                || before
+                    .get(*identity)
+                    .is_some_and(ProfileState::may_have_revenue)
+        })
         .map(String::as_str);
     contributions
         .take_out(tx, product_id, revenue_may_change, Tables::Revenue)
         .await?;
 
     changes.write(tx, product_id).await?;
-    recompute_last_touch(tx, product_id, recompute).await?;
+    last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
+    let customers: BTreeSet<String> = recompute
+        .iter()
+        .cloned()
+        .chain(changes.acquiring().map(str::to_owned))
+        .collect();
+    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
 
-    let list: Vec<&str> = incremental.iter().map(String::as_str).collect();
-    let after = report_days::stored_profiles(tx, product_id, &list).await?;
+    let after: BTreeMap<String, ProfileState> = incremental
+        .iter()
+        .filter_map(|identity| {
+            let stored = before.get(identity)?;
+            let after = changes
+                .profile_delta(identity)
+                .map_or_else(|| stored.clone(), |delta| stored.absorbing(delta));
+            Some((identity.clone(), after))
+        })
+        .collect();
     contributions.put_back(tx, product_id).await?;
     let mut sums = changes.daily_sums(&new);
     changes.add_incremental(&mut sums, &incremental, &rows_before, &before, &after);
@@ -300,6 +326,27 @@ async fn keep_report_days(
 /// deadlocks, so they queue (other products, and readers, are not held up).
 async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
     crate::locks::hold_until_commit(tx, product_id).await
+}
+
+/// Has PostgreSQL plan each of the fold's statements for the data it runs on (custom plans).
+///
+/// After five executions of a prepared statement PostgreSQL may switch to one generic plan,
+/// kept for the connection's life until the tables are analyzed again. Its estimates are those
+/// of the day it was made: the probes that find an identity's rows (`unnest` of thousands of
+/// identities, each through a `LATERAL` subquery) planned while a product's first backfill had
+/// barely begun (`transactions` nearly empty) read the product's whole time index per identity
+/// instead of the identity index, and kept doing so as the table grew: a `revenue_days`
+/// statement of 1,500 identities took 1-3.5 s (`auto_explain`, BENCHMARKS.md), where a plan made
+/// for the moment takes 5 ms. Without autovacuum (as on these machines) the statistics never
+/// catch up at all. The fold's statements are few and large, so planning each is cheap beside
+/// running a stale plan.
+async fn plan_for_this_fold(tx: &mut Tx) -> StoreResult<()> {
+    if let Tx::Postgres(conn) = tx {
+        sqlx::query("SET LOCAL plan_cache_mode = force_custom_plan")
+            .execute(&mut **conn)
+            .await?;
+    }
+    Ok(())
 }
 
 /// How the fold's multi-row writes begin: `INSERT`, and on SQLite `INSERT OR FAIL`.

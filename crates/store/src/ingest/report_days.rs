@@ -24,7 +24,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::rollups::{KeyValue, add_to_counters};
+use super::rollups::{KeyValue, ProfileDelta, add_to_counters};
 use crate::Tx;
 use crate::error::StoreResult;
 
@@ -130,7 +130,6 @@ async fn apply(
             }
         }
         Tx::Postgres(conn) => {
-            probe_by_index(conn, true).await?;
             for statement in statements(&Dialect::POSTGRES).into_iter().skip(skip) {
                 sqlx::query(sqlx::AssertSqlSafe(statement))
                     .bind(product_id)
@@ -139,25 +138,9 @@ async fn apply(
                     .execute(&mut **conn)
                     .await?;
             }
-            probe_by_index(conn, false).await?;
         }
     }
     Ok(())
-}
-
-/// PostgreSQL plans each identity's probe from the table's statistics, which lag a table that
-/// grows fast (a product's first backfill: `transactions` analyzed while nearly empty); a
-/// sequential scan per identity then took 20-25 s for one fold's revenue statement. These
-/// statements only ever want an index probe per identity, so for them (and only until the next
-/// call with `false`, within the fold's transaction) the planner is told to avoid sequential
-/// scans.
-async fn probe_by_index(conn: &mut sqlx::PgConnection, only: bool) -> Result<(), sqlx::Error> {
-    let sql = if only {
-        "SET LOCAL enable_seqscan = off"
-    } else {
-        "SET LOCAL enable_seqscan TO DEFAULT"
-    };
-    sqlx::query(sql).execute(conn).await.map(drop)
 }
 
 /// What differs between the backends' statements. `$1` is the product, `$2` the identities,
@@ -389,28 +372,64 @@ impl DailySums {
 }
 
 /// What a stored profile contributes and how its first touch may move: read before the fold
-/// writes, and again after.
+/// writes; what it is after is [`ProfileState::absorbing`] the fold's delta.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub(super) struct ProfileState {
     pub identity: String,
+    pub first_seen_at: i64,
+    pub last_seen_at: Option<i64>,
     pub first_touch_at: Option<i64>,
     pub first_channel: Option<String>,
-    /// When it was last seen (its first sighting when never again).
-    pub seen_at: i64,
+    pub acquired_at: Option<i64>,
     pub acquired_day: Option<String>,
     pub revenue_cents: i64,
 }
 
 impl ProfileState {
+    /// The profile after `upsert_profiles` merges `delta` into it: each field as that
+    /// statement's `CASE` decides it, against the stored values.
+    pub(super) fn absorbing(&self, delta: &ProfileDelta) -> ProfileState {
+        let mut after = self.clone();
+        after.first_seen_at = self.first_seen_at.min(delta.first_seen_at);
+        if self
+            .last_seen_at
+            .is_none_or(|stored| delta.last_seen_at > stored)
+        {
+            after.last_seen_at = Some(delta.last_seen_at);
+        }
+        if let Some((at, channel)) = &delta.first_touch
+            && self.first_touch_at.is_none_or(|stored| *at < stored)
+        {
+            after.first_touch_at = Some(*at);
+            after.first_channel = Some(channel.clone());
+        }
+        if let Some(at) = delta.acquired_at
+            && self.acquired_at.is_none_or(|stored| at < stored)
+        {
+            after.acquired_at = Some(at);
+            after.acquired_day = Some(payback_domain::Timestamp::from_millis(at).day());
+        }
+        after.revenue_cents += delta.revenue_cents;
+        after
+    }
+
+    /// Whether the identity may have revenue rows. Every revenue row adds its amount to the
+    /// profile, and one of zero or more cents acquires the customer; only refunds do not, and
+    /// their sum is below zero. So an identity neither acquired nor with revenue has none.
+    pub(super) fn may_have_revenue(&self) -> bool {
+        self.acquired_at.is_some() || self.revenue_cents != 0
+    }
+
     /// Its contribution to `identity_days` (and, through `acquired`, `customer_totals`),
     /// added `sign` times.
     pub(super) fn add_to(&self, sums: &mut DailySums, sign: i64) {
         let channel = self.first_channel.clone().unwrap_or_default();
-        let seen_day = payback_domain::Timestamp::from_millis(self.seen_at).day();
+        let seen_at = self.last_seen_at.unwrap_or(self.first_seen_at);
+        let seen_day = payback_domain::Timestamp::from_millis(seen_at).day();
         sums.identity
             .entry((seen_day, channel.clone()))
             .or_default()[0] += sign;
-        if let Some(day) = &self.acquired_day {
+        if let (Some(_), Some(day)) = (self.acquired_at, &self.acquired_day) {
             let row = sums.identity.entry((day.clone(), channel)).or_default();
             row[1] += sign;
             row[2] += sign * self.revenue_cents;
@@ -430,9 +449,8 @@ pub(super) async fn stored_profiles(
     if identities.is_empty() {
         return Ok(BTreeMap::new());
     }
-    const COLUMNS: &str = "p.identity, p.first_touch_at, p.first_channel, \
-        COALESCE(p.last_seen_at, p.first_seen_at) AS seen_at, \
-        CASE WHEN p.acquired_at IS NOT NULL THEN p.acquired_day END AS acquired_day, p.revenue_cents";
+    const COLUMNS: &str = "p.identity, p.first_seen_at, p.last_seen_at, p.first_touch_at, p.first_channel, \
+        p.acquired_at, p.acquired_day, p.revenue_cents";
     let rows: Vec<ProfileState> = match tx {
         Tx::Sqlite(conn) => {
             let sql = format!(
@@ -450,14 +468,11 @@ pub(super) async fn stored_profiles(
                 "SELECT {COLUMNS} FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
                  SELECT * FROM identity_profiles WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS p"
             );
-            probe_by_index(conn, true).await?;
-            let rows = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(identities)
                 .fetch_all(&mut **conn)
-                .await?;
-            probe_by_index(conn, false).await?;
-            rows
+                .await?
         }
     };
     Ok(rows
@@ -486,10 +501,19 @@ pub(super) async fn stage_rows_before(
     if keys.is_empty() {
         return Ok(Vec::new());
     }
+    // SQLite runs each correlated subquery as a probe per key.
     const PROBES: &str = "EXISTS (SELECT 1 FROM stage_identity_days d WHERE d.product_id = $1 \
         AND d.identity = k.identity AND d.stage = k.stage AND d.day = k.day) AS existed, \
         (SELECT MAX(d.day) FROM stage_identity_days d WHERE d.product_id = $1 AND d.identity = k.identity \
         AND d.stage = k.stage) AS latest";
+    // PostgreSQL may run a correlated `EXISTS` as one hash of every row of the product, built
+    // per statement (planned without statistics, a product's rows look few): 0.4-0.8 s per fold
+    // at 1M events. `LATERAL` subqueries with `LIMIT` are never hashed nor pulled up: one probe
+    // of the identity index per key, whatever the statistics say.
+    const LATERAL_PROBES: &str = "LEFT JOIN LATERAL (SELECT true AS found FROM stage_identity_days d \
+        WHERE d.product_id = $1 AND d.identity = k.identity AND d.stage = k.stage AND d.day = k.day LIMIT 1) AS e ON true \
+        CROSS JOIN LATERAL (SELECT MAX(d.day) AS latest FROM stage_identity_days d WHERE d.product_id = $1 \
+        AND d.identity = k.identity AND d.stage = k.stage) AS l";
     Ok(match tx {
         Tx::Sqlite(conn) => {
             let sql = format!(
@@ -504,22 +528,19 @@ pub(super) async fn stage_rows_before(
         }
         Tx::Postgres(conn) => {
             let sql = format!(
-                "SELECT k.identity, k.stage, k.day, {PROBES} \
-                 FROM unnest($2::text[], $3::text[], $4::text[]) AS k(identity, stage, day)"
+                "SELECT k.identity, k.stage, k.day, e.found IS NOT NULL AS existed, l.latest \
+                 FROM unnest($2::text[], $3::text[], $4::text[]) AS k(identity, stage, day) {LATERAL_PROBES}"
             );
             let identities: Vec<&str> = keys.iter().map(|key| key.0).collect();
             let stages: Vec<&str> = keys.iter().map(|key| key.1).collect();
             let days: Vec<&str> = keys.iter().map(|key| key.2).collect();
-            probe_by_index(conn, true).await?;
-            let rows = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+            sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(identities)
                 .bind(stages)
                 .bind(days)
                 .fetch_all(&mut **conn)
-                .await?;
-            probe_by_index(conn, false).await?;
-            rows
+                .await?
         }
     })
 }

@@ -144,6 +144,28 @@ impl RollupChanges {
         self.recompute.iter().cloned()
     }
 
+    /// What this fold adds to `identity`'s profile, if anything.
+    pub(super) fn profile_delta(&self, identity: &str) -> Option<&ProfileDelta> {
+        self.profiles.get(identity)
+    }
+
+    /// Identities this fold brings revenue rows for.
+    pub(super) fn identities_with_revenue(&self) -> BTreeSet<&str> {
+        self.revenue
+            .iter()
+            .filter_map(|row| row.identity.as_deref())
+            .collect()
+    }
+
+    /// Identities this fold's events acquire (or acquire earlier, when stored): their paid touch
+    /// before acquisition may change even when the event brings no touch or revenue.
+    pub(super) fn acquiring(&self) -> impl Iterator<Item = &str> + '_ {
+        self.profiles
+            .iter()
+            .filter(|(_, delta)| delta.acquired_at.is_some())
+            .map(|(identity, _)| identity.as_str())
+    }
+
     /// Every identity whose rows [`Self::write`] changes: each identified event adds to its
     /// identity's profile.
     pub(super) fn identities(&self) -> impl Iterator<Item = &str> + '_ {
@@ -568,56 +590,6 @@ async fn insert_revenue(tx: &mut Tx, product_id: &str, rows: &[RevenueRow]) -> S
             query.push(" ON CONFLICT (product_id, source, source_ref) DO NOTHING");
             query.build().execute(conn).await.map(|done| done.rows_affected())
         })?;
-    }
-    Ok(())
-}
-
-/// The identity's latest touch at or before the revenue row (ties: the later-ingested event),
-/// as the `SET` of an `UPDATE transactions`: one descent of the touches' primary key.
-const LAST_TOUCH: &str = "UPDATE transactions SET (last_touch_at, last_channel) = (\
-     SELECT t.occurred_at, t.channel FROM identity_touches t \
-     WHERE t.product_id = transactions.product_id AND t.identity = transactions.identity \
-     AND t.occurred_at <= transactions.occurred_at \
-     ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1) WHERE ";
-
-/// Sets each revenue row's last touch of `identities` to the identity's latest channel-bearing
-/// event at or before it (ties: the later-ingested event). The rows are found as in
-/// `moves.rs`: an `IN` list on SQLite; on PostgreSQL an array probed through a `LATERAL`
-/// subquery (the `IN` list's plan flipped between 0.16 s and 3.5 s for one 20,000-event fold).
-pub async fn recompute_last_touch(
-    tx: &mut Tx,
-    product_id: &str,
-    identities: &BTreeSet<String>,
-) -> StoreResult<()> {
-    let identities: Vec<&String> = identities.iter().collect();
-    match tx {
-        Tx::Sqlite(conn) => {
-            for chunk in identities.chunks(CHUNK) {
-                let mut query = sqlx::QueryBuilder::new(LAST_TOUCH);
-                query
-                    .push("product_id = ")
-                    .push_bind(product_id)
-                    .push(" AND identity IN (");
-                let mut list = query.separated(", ");
-                for identity in chunk {
-                    list.push_bind(*identity);
-                }
-                query.push(")");
-                query.build().execute(&mut **conn).await?;
-            }
-        }
-        Tx::Postgres(conn) => {
-            let sql = format!(
-                "{LAST_TOUCH}ctid = ANY(ARRAY(SELECT r.ctid FROM unnest($2::text[]) AS m(identity) \
-                 CROSS JOIN LATERAL (SELECT ctid FROM transactions \
-                 WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS r))"
-            );
-            sqlx::query(sqlx::AssertSqlSafe(sql))
-                .bind(product_id)
-                .bind(&identities)
-                .execute(&mut **conn)
-                .await?;
-        }
     }
     Ok(())
 }

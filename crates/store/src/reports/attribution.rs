@@ -329,62 +329,45 @@ pub async fn ad_dimensions(
     )
 }
 
-/// A revenue row (or an acquisition) with the identity's last paid touch at or before it.
-/// `channel`/`attribution` are `None` when there was no paid touch (or no identity).
+/// Revenue rows (or acquisitions) credited to one paid touch: the identity's last paid touch at
+/// or before each, kept on the rows by the fold (`ingest/last_touches.rs`). `channel` and
+/// `attribution` are `None` for those with no paid touch (or no identity).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PaidTouch {
+    /// How many revenue rows (or customers).
+    pub rows: i64,
     pub amount_cents: i64,
     pub channel: Option<String>,
     pub attribution: Option<String>,
 }
 
-/// The event id of the identity's latest `paid_*` touch at or before `{at}` (ties: the
-/// later-ingested one): one descent of the touches' primary key.
-fn last_paid_touch(identity: &str, at: &str) -> String {
-    format!(
-        "(SELECT t.event_id FROM identity_touches t WHERE t.product_id = $1 AND t.identity = {identity} \
-         AND t.occurred_at <= {at} AND substr(t.channel, 1, 5) = 'paid_' \
-         ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1)"
-    )
-}
-
-/// Revenue rows of the window with their last paid touch.
+/// Revenue rows of the window, grouped by their last paid touch.
 pub async fn revenue_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let touch = last_paid_touch("rev.identity", "rev.occurred_at");
-    let sql = format!(
-        "SELECT r.amount_cents, e.channel, e.attribution FROM (\
-         SELECT rev.amount_cents, {touch} AS touch_id FROM transactions rev \
-         WHERE rev.product_id = $1 AND rev.occurred_at >= $2 AND rev.occurred_at < $3) r \
-         LEFT JOIN events e ON e.id = r.touch_id"
-    );
-    Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    let sql = "SELECT r.rows, r.amount_cents, e.channel, e.attribution FROM (\
+         SELECT paid_touch_id, CAST(COUNT(*) AS BIGINT) AS rows, CAST(SUM(amount_cents) AS BIGINT) AS amount_cents \
+         FROM transactions WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 \
+         GROUP BY paid_touch_id) r LEFT JOIN events e ON e.id = r.paid_touch_id";
+    Ok(on_db!(db, pool => sqlx::query_as(sql)
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?,
-    )
+        .fetch_all(pool).await)?)
 }
 
-/// Customers acquired in the window with their last paid touch before acquisition
+/// Customers acquired in the window, grouped by their last paid touch before acquisition
 /// (`amount_cents` is 0).
 pub async fn customer_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let touch = last_paid_touch("c.identity", "c.acquired_at");
-    let sql = format!(
-        "SELECT CAST(0 AS BIGINT) AS amount_cents, e.channel, e.attribution FROM (\
-         SELECT {touch} AS touch_id FROM identity_profiles c \
-         WHERE c.product_id = $1 AND c.acquired_at >= $2 AND c.acquired_at < $3) r \
-         LEFT JOIN events e ON e.id = r.touch_id"
-    );
-    Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    let sql = "SELECT c.rows, CAST(0 AS BIGINT) AS amount_cents, e.channel, e.attribution FROM (\
+         SELECT acquired_touch_id, CAST(COUNT(*) AS BIGINT) AS rows FROM identity_profiles \
+         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 \
+         GROUP BY acquired_touch_id) c LEFT JOIN events e ON e.id = c.acquired_touch_id";
+    Ok(on_db!(db, pool => sqlx::query_as(sql)
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?,
-    )
+        .fetch_all(pool).await)?)
 }
