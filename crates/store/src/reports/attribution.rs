@@ -231,6 +231,26 @@ impl AdLevel {
         }
     }
 
+    /// The attribution key of a touch that names its dimension value at this grain.
+    pub fn tag_key(self) -> &'static str {
+        match self {
+            AdLevel::Campaign => "utm_campaign",
+            AdLevel::AdGroup => "utm_id",
+            AdLevel::Keyword => "utm_term",
+            AdLevel::Ad => "utm_content",
+        }
+    }
+
+    /// The tag at this grain of the touch `e` (its `attribution`, JSON text the ingestion
+    /// wrote from its typed attribution, so always well formed), as text; NULL without one.
+    fn tag_of_touch(self, db: &Db) -> String {
+        let key = self.tag_key();
+        match db {
+            Db::Sqlite(_) => format!("json_extract(e.attribution, '$.{key}')"),
+            Db::Postgres(_) => format!("(CAST(e.attribution AS json) ->> '{key}')"),
+        }
+    }
+
     /// The spend rows of this grain for product `$1`, as `channel, day, id, name, spend_cents,
     /// impressions, clicks`; `id` '' is spend with nothing at this grain. With `window`, on
     /// days `$2..=$3` only, and summing (per channel) to the channels' spend in `spend_rows`,
@@ -329,45 +349,70 @@ pub async fn ad_dimensions(
     )
 }
 
-/// Revenue rows (or acquisitions) credited to one paid touch: the identity's last paid touch at
-/// or before each, kept on the rows by the fold (`ingest/last_touches.rs`). `channel` and
-/// `attribution` are `None` for those with no paid touch (or no identity).
+/// Revenue rows (or acquisitions) credited to paid touches of one channel and tag: each row's
+/// paid touch is the identity's last at or before it, kept on the rows by the fold
+/// (`ingest/last_touches.rs`). `channel` is `None` for rows with no paid touch (or no
+/// identity); `tag` is the touch's value at the report's grain (`AdLevel::tag_key`), `None`
+/// when it has none.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PaidTouch {
     /// How many revenue rows (or customers).
     pub rows: i64,
     pub amount_cents: i64,
     pub channel: Option<String>,
-    pub attribution: Option<String>,
+    pub tag: Option<String>,
 }
 
-/// Revenue rows of the window, grouped by their last paid touch.
+/// Rows grouped first by paid touch (`touch_id`), each touch's event read once, then by its
+/// channel and tag: a handful of rows per campaign however many sales, where a row per sale
+/// cost more to hand over than to find.
+fn by_channel_and_tag(db: &Db, level: AdLevel, touches: &str) -> String {
+    let tag = level.tag_of_touch(db);
+    format!(
+        "SELECT CAST(SUM(r.rows) AS BIGINT) AS rows, CAST(SUM(r.amount_cents) AS BIGINT) AS amount_cents, \
+         e.channel, {tag} AS tag FROM ({touches}) r LEFT JOIN events e ON e.id = r.touch_id \
+         GROUP BY e.channel, {tag}"
+    )
+}
+
+/// Revenue rows of the window by their last paid touch's channel and tag at `level`.
 pub async fn revenue_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
+    level: AdLevel,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let sql = "SELECT r.rows, r.amount_cents, e.channel, e.attribution FROM (\
-         SELECT paid_touch_id, CAST(COUNT(*) AS BIGINT) AS rows, CAST(SUM(amount_cents) AS BIGINT) AS amount_cents \
+    let sql = by_channel_and_tag(
+        db,
+        level,
+        "SELECT paid_touch_id AS touch_id, COUNT(*) AS rows, SUM(amount_cents) AS amount_cents \
          FROM transactions WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 \
-         GROUP BY paid_touch_id) r LEFT JOIN events e ON e.id = r.paid_touch_id";
-    Ok(on_db!(db, pool => sqlx::query_as(sql)
+         GROUP BY paid_touch_id",
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?)
+        .fetch_all(pool).await)?,
+    )
 }
 
-/// Customers acquired in the window, grouped by their last paid touch before acquisition
-/// (`amount_cents` is 0).
+/// Customers acquired in the window by their last paid touch before acquisition, by channel
+/// and tag at `level` (`amount_cents` is 0).
 pub async fn customer_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
+    level: AdLevel,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let sql = "SELECT c.rows, CAST(0 AS BIGINT) AS amount_cents, e.channel, e.attribution FROM (\
-         SELECT acquired_touch_id, CAST(COUNT(*) AS BIGINT) AS rows FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 \
-         GROUP BY acquired_touch_id) c LEFT JOIN events e ON e.id = c.acquired_touch_id";
-    Ok(on_db!(db, pool => sqlx::query_as(sql)
+    let sql = by_channel_and_tag(
+        db,
+        level,
+        "SELECT acquired_touch_id AS touch_id, COUNT(*) AS rows, 0 AS amount_cents FROM identity_profiles \
+         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY acquired_touch_id",
+    );
+    Ok(
+        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?)
+        .fetch_all(pool).await)?,
+    )
 }
