@@ -233,6 +233,13 @@ impl<'a> From<&'a mut Tx> for Reader<'a> {
 }
 
 impl Tx {
+    pub fn backend(&self) -> Backend {
+        match self {
+            Tx::Sqlite(_) => Backend::Sqlite,
+            Tx::Postgres(_) => Backend::Postgres,
+        }
+    }
+
     pub async fn commit(self) -> StoreResult<()> {
         match self {
             Tx::Sqlite(tx) => tx.commit().await?,

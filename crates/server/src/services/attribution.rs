@@ -374,19 +374,25 @@ impl Dimensions {
 
     /// The bucket of a touch: its tag at this grain matched first as an id, then as a name,
     /// within the touch's channel. A tag nothing knows keeps its own row rather than vanish.
-    fn bucket(&self, touch: &store::PaidTouch) -> Bucket {
+    fn bucket(&self, level: AdLevel, touch: &store::PaidTouch) -> Bucket {
         let Some(channel) = &touch.channel else {
             return Bucket::Unattributed;
         };
         let tag = touch
-            .tag
+            .tags
             .as_deref()
-            .map(str::trim)
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(text).ok())
+            .and_then(|tags| {
+                tags.get(level.tag_key())?
+                    .as_str()
+                    .map(str::trim)
+                    .map(str::to_owned)
+            })
             .filter(|tag| !tag.is_empty());
         let Some(tag) = tag else {
             return Bucket::NoDimension;
         };
-        let key = (channel.clone(), tag.to_owned());
+        let key = (channel.clone(), tag);
         if self.names.contains_key(&key) {
             return Bucket::Dimension(key.0, key.1);
         }
@@ -426,7 +432,7 @@ pub async fn ads(
             row.name = name;
         }
     }
-    let revenue = store::revenue_paid_touches(db, id, span, level).await?;
+    let revenue = store::revenue_paid_touches(db, id, span).await?;
     let coverage = AdsCoverage {
         transactions_total: revenue.iter().map(|t| t.rows).sum(),
         transactions_with_paid_touch: revenue
@@ -436,12 +442,12 @@ pub async fn ads(
             .sum(),
     };
     for touch in &revenue {
-        let row = ad_row(&mut rows, &dimensions, dimensions.bucket(touch));
+        let row = ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch));
         row.revenue_cents += touch.amount_cents;
         row.transactions += touch.rows;
     }
-    for touch in &store::customer_paid_touches(db, id, span, level).await? {
-        ad_row(&mut rows, &dimensions, dimensions.bucket(touch)).customers += touch.rows;
+    for touch in &store::customer_paid_touches(db, id, span).await? {
+        ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch)).customers += touch.rows;
     }
     ad_row(&mut rows, &dimensions, Bucket::NoDimension);
     ad_row(&mut rows, &dimensions, Bucket::Unattributed);

@@ -1,7 +1,8 @@
 //! The touches a revenue row or a customer is credited to, kept on the rows themselves: each
 //! revenue row's last touch (`transactions.last_touch_at`, `last_channel`) and last paid touch
-//! (`transactions.paid_touch_id`), and each customer's last paid touch before acquisition
-//! (`identity_profiles.acquired_touch_id`, migration 0024).
+//! (`transactions.paid_touch_id`, with that touch's channel and ad tags in `paid_channel` and
+//! `paid_tags`), and each customer's last paid touch before acquisition (`identity_profiles`'
+//! `acquired_touch_id`, `acquired_paid_channel`, `acquired_paid_tags`; migration 0024).
 //!
 //! They change only when the identity's touches, revenue rows or acquisition change, which
 //! the fold knows, so it recomputes them for those identities; a report then reads them as
@@ -11,8 +12,31 @@
 use std::collections::BTreeSet;
 
 use super::CHUNK;
-use crate::Tx;
 use crate::error::StoreResult;
+use crate::reports::attribution::AdLevel;
+use crate::{Backend, Tx};
+
+/// The ad tags of the touch event `e` as one JSON object text (`{"utm_campaign": .., "utm_id":
+/// .., "utm_term": .., "utm_content": ..}`, each a string or null): what the ads report groups
+/// by at every grain, so a window's revenue groups into a row per ad, not per sale. The event's
+/// `attribution` is JSON the ingestion wrote from its typed attribution, always well formed.
+pub(crate) fn ad_tags_of_touch(backend: Backend) -> String {
+    let pairs: Vec<String> = AdLevel::ALL
+        .iter()
+        .map(|level| {
+            let key = level.tag_key();
+            match backend {
+                Backend::Sqlite => format!("'{key}', json_extract(e.attribution, '$.{key}')"),
+                Backend::Postgres => format!("'{key}', CAST(e.attribution AS json) ->> '{key}'"),
+            }
+        })
+        .collect();
+    let pairs = pairs.join(", ");
+    match backend {
+        Backend::Sqlite => format!("json_object({pairs})"),
+        Backend::Postgres => format!("CAST(json_build_object({pairs}) AS text)"),
+    }
+}
 
 /// The event id of the identity's latest paid touch (a `paid_*` channel) at or before `at` of
 /// the row of `table` being updated (ties: the later-ingested event): one descent of the
@@ -25,25 +49,37 @@ fn latest_paid_touch(table: &str, at: &str) -> String {
     )
 }
 
+/// `(id, channel, tags)` of the paid touch `touch` (an event id), NULLs when there is none.
+fn paid_touch_columns(backend: Backend, touch: &str) -> String {
+    format!(
+        "(SELECT e.id, e.channel, {} FROM events e WHERE e.id = {touch})",
+        ad_tags_of_touch(backend)
+    )
+}
+
 /// Sets each revenue row's last touch to the identity's latest channel-bearing event at or
 /// before it, and its paid touch to the latest paid one (ties: the later-ingested event).
-fn revenue_touches() -> String {
+fn revenue_touches(backend: Backend) -> String {
     format!(
         "UPDATE transactions SET (last_touch_at, last_channel) = (\
          SELECT t.occurred_at, t.channel FROM identity_touches t \
          WHERE t.product_id = transactions.product_id AND t.identity = transactions.identity \
          AND t.occurred_at <= transactions.occurred_at \
-         ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1), paid_touch_id = {}",
-        latest_paid_touch("transactions", "occurred_at")
+         ORDER BY t.occurred_at DESC, t.event_id DESC LIMIT 1), \
+         (paid_touch_id, paid_channel, paid_tags) = {}",
+        paid_touch_columns(backend, &latest_paid_touch("transactions", "occurred_at"))
     )
 }
 
 /// Sets each customer's paid touch to the identity's latest paid touch at or before its
 /// acquisition.
-fn customer_touches() -> String {
+fn customer_touches(backend: Backend) -> String {
     format!(
-        "UPDATE identity_profiles SET acquired_touch_id = {}",
-        latest_paid_touch("identity_profiles", "acquired_at")
+        "UPDATE identity_profiles SET (acquired_touch_id, acquired_paid_channel, acquired_paid_tags) = {}",
+        paid_touch_columns(
+            backend,
+            &latest_paid_touch("identity_profiles", "acquired_at")
+        )
     )
 }
 
@@ -53,15 +89,8 @@ pub(super) async fn recompute_revenue_touches(
     product_id: &str,
     identities: &BTreeSet<String>,
 ) -> StoreResult<()> {
-    update_rows_of(
-        tx,
-        product_id,
-        identities,
-        &revenue_touches(),
-        "transactions",
-        "",
-    )
-    .await
+    let update = revenue_touches(tx.backend());
+    update_rows_of(tx, product_id, identities, &update, "transactions", "").await
 }
 
 /// Recomputes the paid touch of `identities` that are customers.
@@ -70,11 +99,12 @@ pub(super) async fn recompute_customer_touches(
     product_id: &str,
     identities: &BTreeSet<String>,
 ) -> StoreResult<()> {
+    let update = customer_touches(tx.backend());
     update_rows_of(
         tx,
         product_id,
         identities,
-        &customer_touches(),
+        &update,
         "identity_profiles",
         " AND acquired_at IS NOT NULL",
     )

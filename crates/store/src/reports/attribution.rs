@@ -222,6 +222,13 @@ pub enum AdLevel {
 }
 
 impl AdLevel {
+    pub const ALL: [AdLevel; 4] = [
+        AdLevel::Campaign,
+        AdLevel::AdGroup,
+        AdLevel::Keyword,
+        AdLevel::Ad,
+    ];
+
     fn columns(self) -> (&'static str, &'static str) {
         match self {
             AdLevel::Campaign => ("campaign_id", "campaign_name"),
@@ -238,16 +245,6 @@ impl AdLevel {
             AdLevel::AdGroup => "utm_id",
             AdLevel::Keyword => "utm_term",
             AdLevel::Ad => "utm_content",
-        }
-    }
-
-    /// The tag at this grain of the touch `e` (its `attribution`, JSON text the ingestion
-    /// wrote from its typed attribution, so always well formed), as text; NULL without one.
-    fn tag_of_touch(self, db: &Db) -> String {
-        let key = self.tag_key();
-        match db {
-            Db::Sqlite(_) => format!("json_extract(e.attribution, '$.{key}')"),
-            Db::Postgres(_) => format!("(CAST(e.attribution AS json) ->> '{key}')"),
         }
     }
 
@@ -349,70 +346,47 @@ pub async fn ad_dimensions(
     )
 }
 
-/// Revenue rows (or acquisitions) credited to paid touches of one channel and tag: each row's
-/// paid touch is the identity's last at or before it, kept on the rows by the fold
-/// (`ingest/last_touches.rs`). `channel` is `None` for rows with no paid touch (or no
-/// identity); `tag` is the touch's value at the report's grain (`AdLevel::tag_key`), `None`
-/// when it has none.
+/// Revenue rows (or acquisitions) credited to paid touches of one channel and the same ad
+/// tags: each row's paid touch is the identity's last at or before it, kept on the rows with
+/// its channel and tags by the fold (`ingest/last_touches.rs`). `channel` is `None` for rows
+/// with no paid touch (or no identity); `tags` is the touch's JSON object of ad tags
+/// (`ingest::last_touches::ad_tags_of_touch`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PaidTouch {
     /// How many revenue rows (or customers).
     pub rows: i64,
     pub amount_cents: i64,
     pub channel: Option<String>,
-    pub tag: Option<String>,
+    pub tags: Option<String>,
 }
 
-/// Rows grouped first by paid touch (`touch_id`), each touch's event read once, then by its
-/// channel and tag: a handful of rows per campaign however many sales, where a row per sale
-/// cost more to hand over than to find.
-fn by_channel_and_tag(db: &Db, level: AdLevel, touches: &str) -> String {
-    let tag = level.tag_of_touch(db);
-    format!(
-        "SELECT CAST(SUM(r.rows) AS BIGINT) AS rows, CAST(SUM(r.amount_cents) AS BIGINT) AS amount_cents, \
-         e.channel, {tag} AS tag FROM ({touches}) r LEFT JOIN events e ON e.id = r.touch_id \
-         GROUP BY e.channel, {tag}"
-    )
-}
-
-/// Revenue rows of the window by their last paid touch's channel and tag at `level`.
+/// Revenue rows of the window by their last paid touch's channel and ad tags: a row per ad
+/// however many sales (a row per sale cost more to hand over than to find).
 pub async fn revenue_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
-    level: AdLevel,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let sql = by_channel_and_tag(
-        db,
-        level,
-        "SELECT paid_touch_id AS touch_id, COUNT(*) AS rows, SUM(amount_cents) AS amount_cents \
-         FROM transactions WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 \
-         GROUP BY paid_touch_id",
-    );
-    Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT CAST(COUNT(*) AS BIGINT) AS rows, CAST(SUM(amount_cents) AS BIGINT) AS amount_cents, \
+         paid_channel AS channel, paid_tags AS tags FROM transactions \
+         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY paid_channel, paid_tags")
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?,
-    )
+        .fetch_all(pool).await)?)
 }
 
-/// Customers acquired in the window by their last paid touch before acquisition, by channel
-/// and tag at `level` (`amount_cents` is 0).
+/// Customers acquired in the window by their last paid touch before acquisition, by its
+/// channel and ad tags (`amount_cents` is 0).
 pub async fn customer_paid_touches(
     db: &Db,
     product_id: &str,
     span: Span,
-    level: AdLevel,
 ) -> StoreResult<Vec<PaidTouch>> {
-    let sql = by_channel_and_tag(
-        db,
-        level,
-        "SELECT acquired_touch_id AS touch_id, COUNT(*) AS rows, 0 AS amount_cents FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 GROUP BY acquired_touch_id",
-    );
-    Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT CAST(COUNT(*) AS BIGINT) AS rows, CAST(0 AS BIGINT) AS amount_cents, \
+         acquired_paid_channel AS channel, acquired_paid_tags AS tags FROM identity_profiles \
+         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 \
+         GROUP BY acquired_paid_channel, acquired_paid_tags")
         .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?,
-    )
+        .fetch_all(pool).await)?)
 }

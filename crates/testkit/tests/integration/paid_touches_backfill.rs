@@ -1,6 +1,7 @@
 //! Each revenue row's last paid touch and each customer's last paid touch before acquisition,
-//! which the ads report groups by: kept by the fold as events arrive (in any order), and filled
-//! by migration 0024 for the rows stored before it, with the same answer, on both backends.
+//! with the touch's channel and ad tags, which the ads report groups by: kept by the fold as
+//! events arrive (in any order), and filled by migration 0024 for the rows stored before it,
+//! with the same answer, on both backends.
 
 use payback_domain::Timestamp;
 use payback_store::ingest::EventRecord;
@@ -12,10 +13,16 @@ fn at(offset: i64) -> Timestamp {
     Timestamp::from_millis(TEST_START.millis() + offset)
 }
 
+/// A visit of `user` through `channel`; its campaign tag is the dedupe id.
 fn touch(dedupe_id: &str, user: &str, channel: &str, offset: i64) -> EventRecord {
     let mut event = event_record(NAMESPACE, dedupe_id, "visit", at(offset));
     event.user_id = Some(user.to_owned());
     event.channel = Some(channel.to_owned());
+    event.attribution = Some(
+        serde_json::json!({"utm_campaign": dedupe_id, "utm_id": null, "utm_term": null,
+            "utm_content": null, "gclid": format!("click-{dedupe_id}")})
+        .to_string(),
+    );
     event
 }
 
@@ -28,23 +35,45 @@ fn payment(dedupe_id: &str, user: &str, cents: i64, offset: i64) -> EventRecord 
     event
 }
 
-/// `(identity, paid touch's dedupe id)` of every revenue row, and of every customer.
-async fn paid_touches(app: &TestApp, product_id: &str) -> [Vec<(String, Option<String>)>; 2] {
+/// A revenue row's or customer's paid touch: its identity, the touch's dedupe id, the channel
+/// and the campaign tag kept beside it.
+type Credited = (String, Option<String>, Option<String>, Option<String>);
+
+fn credited(rows: Vec<(String, Option<String>, Option<String>, Option<String>)>) -> Vec<Credited> {
+    rows.into_iter()
+        .map(|(identity, touch, channel, tags)| {
+            let campaign = tags.map(|text| {
+                let tags: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(
+                    tags.as_object().unwrap().len(),
+                    4,
+                    "the four ad tags, each a string or null: {text}"
+                );
+                tags["utm_campaign"].as_str().unwrap_or("").to_owned()
+            });
+            (identity, touch, channel, campaign)
+        })
+        .collect()
+}
+
+/// [`Credited`] of every revenue row, and of every customer.
+async fn paid_touches(app: &TestApp, product_id: &str) -> [Vec<Credited>; 2] {
     let revenue = app
         .sql_rows(
-            "SELECT r.identity, e.dedupe_id FROM transactions r LEFT JOIN events e ON e.id = r.paid_touch_id \
-             WHERE r.product_id = $1 ORDER BY r.occurred_at",
+            "SELECT r.identity, e.dedupe_id, r.paid_channel, r.paid_tags FROM transactions r \
+             LEFT JOIN events e ON e.id = r.paid_touch_id WHERE r.product_id = $1 ORDER BY r.occurred_at",
             &[product_id.into()],
         )
         .await;
     let customers = app
         .sql_rows(
-            "SELECT c.identity, e.dedupe_id FROM identity_profiles c LEFT JOIN events e ON e.id = c.acquired_touch_id \
+            "SELECT c.identity, e.dedupe_id, c.acquired_paid_channel, c.acquired_paid_tags FROM identity_profiles c \
+             LEFT JOIN events e ON e.id = c.acquired_touch_id \
              WHERE c.product_id = $1 AND c.acquired_at IS NOT NULL ORDER BY c.identity",
             &[product_id.into()],
         )
         .await;
-    [revenue, customers]
+    [credited(revenue), credited(customers)]
 }
 
 async fn paid_touches_are_kept_by_the_fold_and_filled_by_migration_0024(app: TestApp) {
@@ -87,17 +116,20 @@ async fn paid_touches_are_kept_by_the_fold_and_filled_by_migration_0024(app: Tes
     )
     .await;
 
-    let some = |id: &str| Some(id.to_owned());
+    let paid = |identity: &str, touch: &str, channel: &str| -> Credited {
+        let some = |text: &str| Some(text.to_owned());
+        (identity.to_owned(), some(touch), some(channel), some(touch))
+    };
     let expected = [
         vec![
-            ("u:ada".to_owned(), some("ada-google")),
-            ("u:bob".to_owned(), some("bob-linkedin")),
-            ("u:ada".to_owned(), some("ada-meta")),
+            paid("u:ada", "ada-google", "paid_google"),
+            paid("u:bob", "bob-linkedin", "paid_linkedin"),
+            paid("u:ada", "ada-meta", "paid_meta"),
         ],
         vec![
-            ("u:ada".to_owned(), some("ada-google")),
-            ("u:bob".to_owned(), some("bob-linkedin")),
-            ("u:cy".to_owned(), some("cy-meta")),
+            paid("u:ada", "ada-google", "paid_google"),
+            paid("u:bob", "bob-linkedin", "paid_linkedin"),
+            paid("u:cy", "cy-meta", "paid_meta"),
         ],
     ];
     assert_eq!(
@@ -109,7 +141,11 @@ async fn paid_touches_are_kept_by_the_fold_and_filled_by_migration_0024(app: Tes
     // As stored before 0024: no such columns. The migration fills them the same way.
     for statement in [
         "ALTER TABLE transactions DROP COLUMN paid_touch_id",
+        "ALTER TABLE transactions DROP COLUMN paid_channel",
+        "ALTER TABLE transactions DROP COLUMN paid_tags",
         "ALTER TABLE identity_profiles DROP COLUMN acquired_touch_id",
+        "ALTER TABLE identity_profiles DROP COLUMN acquired_paid_channel",
+        "ALTER TABLE identity_profiles DROP COLUMN acquired_paid_tags",
         "DELETE FROM _sqlx_migrations WHERE version = 24",
     ] {
         app.sql_execute(statement, &[]).await;
