@@ -106,7 +106,10 @@ pub(super) async fn recompute_customer_touches(
         identities,
         &update,
         "identity_profiles",
-        " AND acquired_at IS NOT NULL",
+        // The unary `+` keeps this term off the acquisition index: SQLite otherwise reads
+        // every customer of the product per statement instead of probing each identity's key
+        // (the fold lost a quarter of its rate).
+        " AND +acquired_at IS NOT NULL",
     )
     .await
 }
@@ -153,6 +156,7 @@ async fn update_rows_of(
             sqlx::query(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(&identities)
+                .persistent(false)
                 .execute(&mut **conn)
                 .await?;
         }

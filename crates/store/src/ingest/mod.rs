@@ -131,7 +131,6 @@ pub async fn write_batches(
     batches: &[Batch<'_>],
 ) -> StoreResult<Vec<BatchOutcome>> {
     lock_product(tx, product_id).await?;
-    plan_for_this_fold(tx).await?;
     let events: Vec<&EventRecord> = batches.iter().flat_map(|batch| batch.events).collect();
     let received_at: Vec<i64> = batches
         .iter()
@@ -233,8 +232,18 @@ pub async fn write_batches(
         });
     }
     keys::remember(tx, product_id, &new_keys).await?;
+    // A customer's paid touch before acquisition changes only when it merges, is acquired
+    // (earlier), or gains a paid touch; most visits do none of these.
+    let customers: BTreeSet<String> = recompute
+        .iter()
+        .map(String::as_str)
+        .chain(changes.acquiring())
+        .chain(changes.identities_with_paid_touch())
+        .map(str::to_owned)
+        .collect();
     recompute.extend(changes.identities_to_recompute());
     keep_report_days(tx, product_id, &changes, &recompute, contributions).await?;
+    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
     Ok(outcomes)
 }
 
@@ -298,12 +307,6 @@ async fn keep_report_days(
 
     changes.write(tx, product_id).await?;
     last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
-    let customers: BTreeSet<String> = recompute
-        .iter()
-        .cloned()
-        .chain(changes.acquiring().map(str::to_owned))
-        .collect();
-    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
 
     let after: BTreeMap<String, ProfileState> = incremental
         .iter()
@@ -326,27 +329,6 @@ async fn keep_report_days(
 /// deadlocks, so they queue (other products, and readers, are not held up).
 async fn lock_product(tx: &mut Tx, product_id: &str) -> StoreResult<()> {
     crate::locks::hold_until_commit(tx, product_id).await
-}
-
-/// Has PostgreSQL plan each of the fold's statements for the data it runs on (custom plans).
-///
-/// After five executions of a prepared statement PostgreSQL may switch to one generic plan,
-/// kept for the connection's life until the tables are analyzed again. Its estimates are those
-/// of the day it was made: the probes that find an identity's rows (`unnest` of thousands of
-/// identities, each through a `LATERAL` subquery) planned while a product's first backfill had
-/// barely begun (`transactions` nearly empty) read the product's whole time index per identity
-/// instead of the identity index, and kept doing so as the table grew: a `revenue_days`
-/// statement of 1,500 identities took 1-3.5 s (`auto_explain`, BENCHMARKS.md), where a plan made
-/// for the moment takes 5 ms. Without autovacuum (as on these machines) the statistics never
-/// catch up at all. The fold's statements are few and large, so planning each is cheap beside
-/// running a stale plan.
-async fn plan_for_this_fold(tx: &mut Tx) -> StoreResult<()> {
-    if let Tx::Postgres(conn) = tx {
-        sqlx::query("SET LOCAL plan_cache_mode = force_custom_plan")
-            .execute(&mut **conn)
-            .await?;
-    }
-    Ok(())
 }
 
 /// How the fold's multi-row writes begin: `INSERT`, and on SQLite `INSERT OR FAIL`.

@@ -135,6 +135,7 @@ async fn apply(
                     .bind(product_id)
                     .bind(identities)
                     .bind(sign)
+                    .persistent(false)
                     .execute(&mut **conn)
                     .await?;
             }
@@ -175,7 +176,8 @@ impl Dialect {
 
     /// Each identity's rows are found through a `LATERAL` subquery kept apart from the join
     /// with `OFFSET 0`: an index probe per identity whatever the statistics say (`moves.rs`
-    /// says why a plain join is not trusted here).
+    /// says why a plain join is not trusted here, and why these statements are not kept
+    /// prepared).
     const POSTGRES: Dialect = Dialect {
         rows: |table, _index, columns| {
             format!(
@@ -471,6 +473,7 @@ pub(super) async fn stored_profiles(
             sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(identities)
+                .persistent(false)
                 .fetch_all(&mut **conn)
                 .await?
         }
@@ -539,6 +542,7 @@ pub(super) async fn stage_rows_before(
                 .bind(identities)
                 .bind(stages)
                 .bind(days)
+                .persistent(false)
                 .fetch_all(&mut **conn)
                 .await?
         }

@@ -157,6 +157,14 @@ impl RollupChanges {
             .collect()
     }
 
+    /// Identities this fold brings a paid touch (a `paid_*` channel) for.
+    pub(super) fn identities_with_paid_touch(&self) -> impl Iterator<Item = &str> + '_ {
+        self.touches
+            .iter()
+            .filter(|touch| touch.channel.starts_with("paid_"))
+            .map(|touch| touch.identity.as_str())
+    }
+
     /// Identities this fold's events acquire (or acquire earlier, when stored): their paid touch
     /// before acquisition may change even when the event brings no touch or revenue.
     pub(super) fn acquiring(&self) -> impl Iterator<Item = &str> + '_ {
