@@ -36,10 +36,11 @@ fn payment(dedupe_id: &str, user: &str, cents: i64, offset: i64) -> EventRecord 
 }
 
 /// A revenue row's or customer's paid touch: its identity, the touch's dedupe id, the channel
-/// and the campaign tag kept beside it.
+/// and the campaign tag kept beside it (read with the whole tags object in the last place).
 type Credited = (String, Option<String>, Option<String>, Option<String>);
 
-fn credited(rows: Vec<(String, Option<String>, Option<String>, Option<String>)>) -> Vec<Credited> {
+/// Each row with its tags object (checked to hold the four ad tags) cut to its campaign.
+fn credited(rows: Vec<Credited>) -> Vec<Credited> {
     rows.into_iter()
         .map(|(identity, touch, channel, tags)| {
             let campaign = tags.map(|text| {
