@@ -108,6 +108,10 @@ enum Command {
         revenue_rows: usize,
         #[arg(long, default_value_t = 730)]
         spend_days: i64,
+        /// When the loaded events occur: anywhere in the span in no order, or in generation
+        /// order (a chronological backfill, which loads several times faster).
+        #[arg(long, value_enum, default_value = "random")]
+        order: dataset::Order,
         /// Timed requests per endpoint.
         #[arg(long, default_value_t = 50)]
         runs: usize,
@@ -199,6 +203,7 @@ async fn main() -> anyhow::Result<()> {
             identities,
             revenue_rows,
             spend_days,
+            order,
             runs,
             windows,
             keep,
@@ -211,6 +216,7 @@ async fn main() -> anyhow::Result<()> {
                 identities,
                 revenue_rows,
                 spend_days,
+                order,
             };
             let plan = reports::Plan {
                 runs,

@@ -172,11 +172,12 @@ pub async fn run(backend: BackendChoice, shape: Shape, plan: Plan) -> anyhow::Re
 async fn load(target: &target::Target, shape: Shape) -> anyhow::Result<()> {
     let now = SystemClock.now();
     println!(
-        "reports benchmark: {} events, {} identities, {} revenue rows, {} days of spend",
-        shape.events, shape.identities, shape.revenue_rows, shape.spend_days
+        "reports benchmark: {} events ({:?} order), {} identities, {} revenue rows, {} days of spend",
+        shape.events, shape.order, shape.identities, shape.revenue_rows, shape.spend_days
     );
     let loading = Instant::now();
-    let mut mix = EventMix::new(42, shape.identities, now, shape.spend_days * DAY_MS);
+    let mut mix = EventMix::new(42, shape.identities, now, shape.spend_days * DAY_MS)
+        .in_order(shape.order, shape.events);
     let revenue_every = shape.events.checked_div(shape.revenue_rows).unwrap_or(0);
     let mut loaded = 0;
     let mut reported = 0;

@@ -249,10 +249,9 @@ pub async fn write_batches(
 
 /// Writes the fold's changes and keeps the daily report tables (`report_days.rs`) for every
 /// identity it touches not already taken out by a merge: identities new in this fold are
-/// summed from its changes; stored ones whose first touch stays are followed incrementally
-/// (their profiles before, and after as the fold's delta makes them; their daily rows'
-/// existence and latest day before), with their revenue rows, if any, read back; stored ones
-/// whose first touch moves earlier are read back whole.
+/// summed from its changes; stored ones from their profiles and daily stage rows read before
+/// the write (one range of the identity index each) and the fold's changes to them, with
+/// their revenue rows, if any, read back.
 async fn keep_report_days(
     tx: &mut Tx,
     product_id: &str,
@@ -272,35 +271,19 @@ async fn keep_report_days(
         .filter(|identity| !before.contains_key(**identity))
         .map(|identity| (*identity).to_owned())
         .collect();
-    let moving: Vec<&str> = before
-        .values()
-        .filter(|profile| changes.moves_first_touch(&profile.identity, profile.first_touch_at))
-        .map(|profile| profile.identity.as_str())
-        .collect();
-    contributions
-        .take_out(tx, product_id, moving.iter().copied(), Tables::All)
-        .await?;
-    let incremental: BTreeSet<String> = before
-        .keys()
-        .filter(|identity| !contributions.is_taken(identity))
-        .cloned()
-        .collect();
-    let rows_before =
-        report_days::stage_rows_before(tx, product_id, &changes.stage_keys_of(&incremental))
-            .await?;
-    // Their revenue rows' last touch may change with a new touch; those without revenue rows,
-    // stored or in this fold (most visitors), have nothing in `revenue_days` to redo.
+    let stored: Vec<&str> = before.keys().map(String::as_str).collect();
+    let stored_rows = report_days::stored_stage_rows(tx, product_id, &stored).await?;
+    // Their revenue rows' last touch may change with a new touch, and their first channel with
+    // an earlier first touch (which is a new touch too); those without revenue rows, stored or
+    // in this fold (most visitors), have nothing in `revenue_days` to redo.
     let with_revenue = changes.identities_with_revenue();
-    let revenue_may_change = incremental
-        .iter()
-        .filter(|identity| recompute.contains(*identity))
-        .filter(|identity| {
-            with_revenue.contains(identity.as_str())
-                || before
-                    .get(*identity)
-                    .is_some_and(ProfileState::may_have_revenue)
+    let revenue_may_change = before
+        .values()
+        .filter(|profile| recompute.contains(&profile.identity))
+        .filter(|profile| {
+            with_revenue.contains(profile.identity.as_str()) || profile.may_have_revenue()
         })
-        .map(String::as_str);
+        .map(|profile| profile.identity.as_str());
     contributions
         .take_out(tx, product_id, revenue_may_change, Tables::Revenue)
         .await?;
@@ -308,19 +291,18 @@ async fn keep_report_days(
     changes.write(tx, product_id).await?;
     last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
 
-    let after: BTreeMap<String, ProfileState> = incremental
+    let after: BTreeMap<String, ProfileState> = before
         .iter()
-        .filter_map(|identity| {
-            let stored = before.get(identity)?;
+        .map(|(identity, stored)| {
             let after = changes
                 .profile_delta(identity)
                 .map_or_else(|| stored.clone(), |delta| stored.absorbing(delta));
-            Some((identity.clone(), after))
+            (identity.clone(), after)
         })
         .collect();
     contributions.put_back(tx, product_id).await?;
     let mut sums = changes.daily_sums(&new);
-    changes.add_incremental(&mut sums, &incremental, &rows_before, &before, &after);
+    changes.add_stored(&mut sums, &before, &after, stored_rows);
     sums.add_to_tables(tx, product_id).await
 }
 

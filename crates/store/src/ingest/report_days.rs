@@ -4,20 +4,28 @@
 //! Each table is a sum over identities of what one identity contributes: its daily stage rows
 //! under its first-touch channel (with `lasts` marking its latest day per stage), its profile's
 //! day last seen and day acquired, its revenue rows under its first and last touch. What an
-//! identity contributes depends on all of its rows at once (a first touch moving earlier moves
-//! every day of it to another channel; a new latest day takes `lasts` off the one before), so
-//! the fold does not patch the sums statement by statement. It takes an identity's whole
-//! contribution out before its first statement that changes the identity's rows ([`Contributions::take_out`]),
-//! and puts the identity's contribution of the end back once, after the last
-//! ([`Contributions::put_back`]): two set-based statements per table per fold over the
-//! identities it touched, whichever path touched them (a new event, a merge into a user or an
-//! email's holder, a recomputed last touch). Revenue rows without an identity never change
-//! after they are written, so they are added as they are inserted ([`DailySums`]).
+//! identity contributes depends on all of its rows at once (a first touch moving earlier to
+//! another channel moves every day of it; a new latest day takes `lasts` off the one before),
+//! so the fold does not patch the sums statement by statement. It works per identity, in one
+//! of three ways:
 //!
-//! Most identities a fold touches are new (a first visit): nothing of theirs is stored yet, and
-//! everything they contribute is in the fold's own changes. Their contributions are summed in
-//! memory ([`DailySums`], from `rollups.rs`) and added with one grouped upsert per table, so the
-//! statements above run only for identities that had rows before or take part in a merge.
+//! - New in this fold (a first visit, most identities): nothing of theirs is stored, and
+//!   everything they contribute is in the fold's own changes, summed in memory ([`DailySums`],
+//!   from `rollups.rs`).
+//! - Stored, and not merged in this fold: its profile and daily stage rows are read before the
+//!   fold writes ([`stored_profiles`], [`stored_stage_rows`]); its contribution as they were
+//!   goes out and as the fold leaves them goes in, both in memory, so only the difference is
+//!   written. Its revenue rows, whose last touch is recomputed in SQL, are taken out and put
+//!   back by statement ([`Contributions`] with [`Tables::Revenue`]), and only when it may have
+//!   any.
+//! - Merged into a user or an email's holder: its rows move in SQL (`moves.rs`), so its whole
+//!   contribution is taken out before the first statement that changes its rows
+//!   ([`Contributions::take_out`]) and put back once after the last
+//!   ([`Contributions::put_back`]): two set-based statements per table per fold.
+//!
+//! Every way ends in one grouped upsert per table ([`DailySums::add_to_tables`]). Revenue rows
+//! without an identity never change after they are written, so they are added as they are
+//! inserted.
 //!
 //! Triggers did this before (migration 0023 says why they went). `reports::report_days`
 //! recomputes every table from the rows it sums, which the tests compare against.
@@ -31,10 +39,10 @@ use crate::error::StoreResult;
 /// Which daily tables an identity's contribution is taken out of and put back into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Tables {
-    /// All four: the identity's rows move (a merge, a first touch moving earlier).
+    /// All four: the identity's rows move (a merge).
     All,
     /// `revenue_days` alone: the last touch of its revenue rows may change, the rest of its
-    /// contribution is followed incrementally (`incremental_sums`).
+    /// contribution is followed in memory (`RollupChanges::add_stored`).
     Revenue,
 }
 
@@ -286,11 +294,14 @@ pub(super) struct DailySums {
 }
 
 impl DailySums {
-    /// Adds the sums to the daily tables: one multi-row upsert per table.
+    /// Adds the sums to the daily tables: one multi-row upsert per table. Rows whose sums are
+    /// all zero are left out: an identity followed from its stored rows contributes most of
+    /// them once out and once back in.
     pub(super) async fn add_to_tables(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
         let stage_rows: Vec<_> = self
             .stage_channel
             .iter()
+            .filter(|(_, sums)| changes_anything(*sums))
             .map(|((day, stage, channel), sums)| {
                 let key = vec![
                     KeyValue::Text(day),
@@ -318,6 +329,7 @@ impl DailySums {
         let identity_rows: Vec<_> = self
             .identity
             .iter()
+            .filter(|(_, sums)| changes_anything(*sums))
             .map(|((day, channel), sums)| {
                 let key = vec![KeyValue::Text(day), KeyValue::Text(channel)];
                 (key, sums.to_vec())
@@ -351,6 +363,7 @@ impl DailySums {
         let revenue_rows: Vec<_> = self
             .revenue
             .iter()
+            .filter(|(_, sums)| changes_anything(*sums))
             .map(|((day, first, last, identified), sums)| {
                 let key = vec![
                     KeyValue::Text(day),
@@ -371,6 +384,11 @@ impl DailySums {
         )
         .await
     }
+}
+
+/// Whether adding `sums` to a row would change it.
+fn changes_anything(sums: &[i64]) -> bool {
+    sums.iter().any(|sum| *sum != 0)
 }
 
 /// What a stored profile contributes and how its first touch may move: read before the fold
@@ -448,17 +466,75 @@ pub(super) async fn stored_profiles(
     product_id: &str,
     identities: &[&str],
 ) -> StoreResult<BTreeMap<String, ProfileState>> {
+    let rows: Vec<ProfileState> = rows_of(
+        tx,
+        product_id,
+        identities,
+        "identity_profiles",
+        "",
+        "first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, acquired_day, revenue_cents",
+    )
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|row| (row.identity.clone(), row))
+        .collect())
+}
+
+/// A stored daily identity row (`stage_identity_days`) of an identity the fold touches.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(super) struct StoredStageRow {
+    pub identity: String,
+    pub stage: String,
+    pub day: String,
+    pub events: i64,
+    pub plain_events: i64,
+    pub plain_value: i64,
+}
+
+/// Every stored daily identity row of `identities`: one range of the identity index each.
+pub(super) async fn stored_stage_rows(
+    tx: &mut Tx,
+    product_id: &str,
+    identities: &[&str],
+) -> StoreResult<Vec<StoredStageRow>> {
+    rows_of(
+        tx,
+        product_id,
+        identities,
+        "stage_identity_days",
+        "INDEXED BY stage_identity_days_by_identity",
+        "stage, day, events, plain_events, plain_value",
+    )
+    .await
+}
+
+/// The `columns` of every row of `table` of each of `identities`, beside the identity (read
+/// as `identity`), through the `Dialect`'s per-identity probes (`index`: SQLite's `INDEXED BY`).
+async fn rows_of<T>(
+    tx: &mut Tx,
+    product_id: &str,
+    identities: &[&str],
+    table: &str,
+    index: &str,
+    columns: &str,
+) -> StoreResult<Vec<T>>
+where
+    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+    T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+{
     if identities.is_empty() {
-        return Ok(BTreeMap::new());
+        return Ok(Vec::new());
     }
-    const COLUMNS: &str = "p.identity, p.first_seen_at, p.last_seen_at, p.first_touch_at, p.first_channel, \
-        p.acquired_at, p.acquired_day, p.revenue_cents";
-    let rows: Vec<ProfileState> = match tx {
+    let selected: Vec<String> = columns
+        .split(", ")
+        .map(|column| format!("d.{column}"))
+        .collect();
+    let selected = selected.join(", ");
+    Ok(match tx {
         Tx::Sqlite(conn) => {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM (SELECT value AS identity FROM json_each($2)) AS m \
-                 CROSS JOIN identity_profiles AS p ON p.product_id = $1 AND p.identity = m.identity"
-            );
+            let rows = (Dialect::SQLITE.rows)(table, index, columns);
+            let sql = format!("SELECT m.identity, {selected} FROM {rows}");
             sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(serde_json::to_string(identities)?)
@@ -466,82 +542,11 @@ pub(super) async fn stored_profiles(
                 .await?
         }
         Tx::Postgres(conn) => {
-            let sql = format!(
-                "SELECT {COLUMNS} FROM unnest($2::text[]) AS m(identity) CROSS JOIN LATERAL (\
-                 SELECT * FROM identity_profiles WHERE product_id = $1 AND identity = m.identity OFFSET 0) AS p"
-            );
+            let rows = (Dialect::POSTGRES.rows)(table, index, columns);
+            let sql = format!("SELECT m.identity, {selected} FROM {rows}");
             sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(identities)
-                .persistent(false)
-                .fetch_all(&mut **conn)
-                .await?
-        }
-    };
-    Ok(rows
-        .into_iter()
-        .map(|row| (row.identity.clone(), row))
-        .collect())
-}
-
-/// A daily identity row the fold is about to add to, as it stood before: whether it existed,
-/// and the identity's latest day with the stage.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub(super) struct StageRowBefore {
-    pub identity: String,
-    pub stage: String,
-    pub day: String,
-    pub existed: bool,
-    pub latest: Option<String>,
-}
-
-/// [`StageRowBefore`] of each `(identity, stage, day)`: two probes of the identity index each.
-pub(super) async fn stage_rows_before(
-    tx: &mut Tx,
-    product_id: &str,
-    keys: &[(&str, &str, &str)],
-) -> StoreResult<Vec<StageRowBefore>> {
-    if keys.is_empty() {
-        return Ok(Vec::new());
-    }
-    // SQLite runs each correlated subquery as a probe per key.
-    const PROBES: &str = "EXISTS (SELECT 1 FROM stage_identity_days d WHERE d.product_id = $1 \
-        AND d.identity = k.identity AND d.stage = k.stage AND d.day = k.day) AS existed, \
-        (SELECT MAX(d.day) FROM stage_identity_days d WHERE d.product_id = $1 AND d.identity = k.identity \
-        AND d.stage = k.stage) AS latest";
-    // PostgreSQL may run a correlated `EXISTS` as one hash of every row of the product, built
-    // per statement (planned without statistics, a product's rows look few): 0.4-0.8 s per fold
-    // at 1M events. `LATERAL` subqueries with `LIMIT` are never hashed nor pulled up: one probe
-    // of the identity index per key, whatever the statistics say.
-    const LATERAL_PROBES: &str = "LEFT JOIN LATERAL (SELECT true AS found FROM stage_identity_days d \
-        WHERE d.product_id = $1 AND d.identity = k.identity AND d.stage = k.stage AND d.day = k.day LIMIT 1) AS e ON true \
-        CROSS JOIN LATERAL (SELECT MAX(d.day) AS latest FROM stage_identity_days d WHERE d.product_id = $1 \
-        AND d.identity = k.identity AND d.stage = k.stage) AS l";
-    Ok(match tx {
-        Tx::Sqlite(conn) => {
-            let sql = format!(
-                "SELECT k.identity, k.stage, k.day, {PROBES} FROM (SELECT json_extract(value, '$[0]') AS identity, \
-                 json_extract(value, '$[1]') AS stage, json_extract(value, '$[2]') AS day FROM json_each($2)) AS k"
-            );
-            sqlx::query_as(sqlx::AssertSqlSafe(sql))
-                .bind(product_id)
-                .bind(serde_json::to_string(keys)?)
-                .fetch_all(&mut **conn)
-                .await?
-        }
-        Tx::Postgres(conn) => {
-            let sql = format!(
-                "SELECT k.identity, k.stage, k.day, e.found IS NOT NULL AS existed, l.latest \
-                 FROM unnest($2::text[], $3::text[], $4::text[]) AS k(identity, stage, day) {LATERAL_PROBES}"
-            );
-            let identities: Vec<&str> = keys.iter().map(|key| key.0).collect();
-            let stages: Vec<&str> = keys.iter().map(|key| key.1).collect();
-            let days: Vec<&str> = keys.iter().map(|key| key.2).collect();
-            sqlx::query_as(sqlx::AssertSqlSafe(sql))
-                .bind(product_id)
-                .bind(identities)
-                .bind(stages)
-                .bind(days)
                 .persistent(false)
                 .fetch_all(&mut **conn)
                 .await?

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
-use super::report_days::{DailySums, ProfileState, StageRowBefore};
+use super::report_days::{DailySums, ProfileState, StoredStageRow};
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
@@ -48,6 +48,40 @@ struct DayCounts {
     events: i64,
     plain_events: i64,
     value_cents: i64,
+}
+
+impl DayCounts {
+    fn add(&mut self, other: &DayCounts) {
+        self.events += other.events;
+        self.plain_events += other.plain_events;
+        self.value_cents += other.value_cents;
+    }
+}
+
+/// One identity's daily stage rows: `(stage, day)` -> what each counts.
+type StageRows = BTreeMap<(String, String), DayCounts>;
+
+/// Adds `sign` times what one identity's daily stage `rows` contribute to
+/// `stage_channel_days` under `channel`: each row's counts, one identity per row, and a
+/// `lasts` on its latest day of each stage.
+fn add_stage_rows(sums: &mut DailySums, rows: &StageRows, channel: &str, sign: i64) {
+    // Keys are ordered by stage, then day: a stage's latest day is its last key.
+    let mut latest: BTreeMap<&str, &str> = BTreeMap::new();
+    for (stage, day) in rows.keys() {
+        latest.insert(stage, day);
+    }
+    for ((stage, day), counts) in rows {
+        let is_last = latest.get(stage.as_str()) == Some(&day.as_str());
+        let row = sums
+            .stage_channel
+            .entry((day.clone(), stage.clone(), channel.to_owned()))
+            .or_default();
+        row[0] += sign * counts.events;
+        row[1] += sign;
+        row[2] += sign * i64::from(is_last);
+        row[3] += sign * counts.plain_events;
+        row[4] += sign * counts.value_cents;
+    }
 }
 
 /// What the newly stored events of a transaction add to the rollups, merged in memory so each
@@ -188,99 +222,67 @@ impl RollupChanges {
         insert_revenue(tx, product_id, &self.revenue).await
     }
 
-    /// Whether this fold's events give `identity` a first touch earlier than the stored one
-    /// (`first_touch_at`, `None` when it had none): every row of it then counts under another
-    /// channel.
-    pub(super) fn moves_first_touch(&self, identity: &str, first_touch_at: Option<i64>) -> bool {
-        self.profiles
-            .get(identity)
-            .and_then(|delta| delta.first_touch.as_ref())
-            .is_some_and(|(at, _)| first_touch_at.is_none_or(|stored| *at < stored))
+    /// This fold's daily stage rows, by identity.
+    fn stage_rows_by_identity(&self) -> BTreeMap<&str, StageRows> {
+        let mut by_identity: BTreeMap<&str, StageRows> = BTreeMap::new();
+        for ((stage, day, identity), counts) in &self.stage_days {
+            by_identity
+                .entry(identity)
+                .or_default()
+                .insert(((*stage).to_owned(), day.clone()), *counts);
+        }
+        by_identity
     }
 
-    /// The `(identity, stage, day)` daily identity rows this fold adds to, of `identities`.
-    pub(super) fn stage_keys_of<'a>(
-        &'a self,
-        identities: &BTreeSet<String>,
-    ) -> Vec<(&'a str, &'a str, &'a str)> {
-        self.stage_days
-            .keys()
-            .filter(|(_, _, identity)| identities.contains(identity))
-            .map(|(stage, day, identity)| (identity.as_str(), *stage, day.as_str()))
-            .collect()
-    }
-
-    /// What this fold changes in the daily tables for `identities`, whose rows were stored
-    /// before and stay under the same first touch: their profiles' contributions (`before`
-    /// out, `after` in) and, per daily identity row it adds to, its events, a new identity-day
-    /// when the row is new, and the move of `lasts` when it brings a later day. Their revenue
-    /// rows are read back from the store (`Tables::Revenue`).
-    pub(super) fn add_incremental(
+    /// What this fold changes in the daily tables for the identities of `before` (stored
+    /// before it, and not merged in it): each one's contribution as its stored rows made it
+    /// (`before`, `stored_rows`) out, and as they are after this fold (`after`, the stored rows
+    /// plus this fold's) in. Whatever the fold did (a new day, a later latest day, a first
+    /// touch moving to another channel) is the difference; what it left alone nets to zero.
+    /// Revenue rows are read back from the store instead (`Tables::Revenue`).
+    pub(super) fn add_stored(
         &self,
         sums: &mut DailySums,
-        identities: &BTreeSet<String>,
-        rows_before: &[StageRowBefore],
         before: &BTreeMap<String, ProfileState>,
         after: &BTreeMap<String, ProfileState>,
+        stored_rows: Vec<StoredStageRow>,
     ) {
-        for identity in identities {
-            if let Some(profile) = before.get(identity) {
-                profile.add_to(sums, -1);
-            }
-            if let Some(profile) = after.get(identity) {
-                profile.add_to(sums, 1);
-            }
+        let mut stored: BTreeMap<String, StageRows> = BTreeMap::new();
+        for row in stored_rows {
+            let counts = DayCounts {
+                events: row.events,
+                plain_events: row.plain_events,
+                value_cents: row.plain_value,
+            };
+            stored
+                .entry(row.identity)
+                .or_default()
+                .insert((row.stage, row.day), counts);
         }
-        let channel_of = |identity: &str| -> String {
-            after
-                .get(identity)
-                .and_then(|profile| profile.first_channel.clone())
-                .unwrap_or_default()
-        };
-        let mut existed: BTreeSet<(&str, &str, &str)> = BTreeSet::new();
-        // (identity, stage) -> its latest day before the fold, and after.
-        let mut latest: BTreeMap<(&str, &str), (Option<&str>, &str)> = BTreeMap::new();
-        for row in rows_before {
-            if row.existed {
-                existed.insert((&row.identity, &row.stage, &row.day));
-            }
-            let entry = latest
-                .entry((&row.identity, &row.stage))
-                .or_insert((row.latest.as_deref(), &row.day));
-            let newest = row
-                .latest
-                .as_deref()
-                .map_or(row.day.as_str(), |old| old.max(&row.day));
-            if newest > entry.1 {
-                entry.1 = newest;
-            }
-        }
-        for ((stage, day, identity), counts) in &self.stage_days {
-            if !identities.contains(identity) {
+        let fold_rows = self.stage_rows_by_identity();
+        for (identity, was) in before {
+            let Some(now) = after.get(identity) else {
                 continue;
+            };
+            was.add_to(sums, -1);
+            now.add_to(sums, 1);
+            let rows = stored.remove(identity).unwrap_or_default();
+            add_stage_rows(
+                sums,
+                &rows,
+                was.first_channel.as_deref().unwrap_or_default(),
+                -1,
+            );
+            let mut rows = rows;
+            for (key, counts) in fold_rows.get(identity.as_str()).into_iter().flatten() {
+                rows.entry(key.clone()).or_default().add(counts);
             }
-            let row = sums
-                .stage_channel
-                .entry((day.clone(), (*stage).to_owned(), channel_of(identity)))
-                .or_default();
-            row[0] += counts.events;
-            row[1] += i64::from(!existed.contains(&(identity.as_str(), *stage, day.as_str())));
-            row[3] += counts.plain_events;
-            row[4] += counts.value_cents;
-        }
-        for ((identity, stage), (was, now)) in latest {
-            if was == Some(now) {
-                continue;
-            }
-            let channel = channel_of(identity);
-            sums.stage_channel
-                .entry((now.to_owned(), stage.to_owned(), channel.clone()))
-                .or_default()[2] += 1;
-            if let Some(was) = was {
-                sums.stage_channel
-                    .entry((was.to_owned(), stage.to_owned(), channel))
-                    .or_default()[2] -= 1;
-            }
+            add_stage_rows(
+                sums,
+                &rows,
+                now.first_channel.as_deref().unwrap_or_default(),
+                1,
+            );
         }
     }
 
@@ -297,30 +299,10 @@ impl RollupChanges {
                 .and_then(|profile| profile.first_touch.as_ref())
                 .map_or_else(String::new, |(_, channel)| channel.clone())
         };
-        // Each new identity's latest day per stage, which its `lasts` counts.
-        let mut latest: BTreeMap<(&str, &str), &str> = BTreeMap::new();
-        for (stage, day, identity) in self.stage_days.keys() {
+        for (identity, rows) in self.stage_rows_by_identity() {
             if new.contains(identity) {
-                let newest = latest.entry((identity, stage)).or_insert(day);
-                if day.as_str() > *newest {
-                    *newest = day;
-                }
+                add_stage_rows(&mut sums, &rows, &channel_of(identity), 1);
             }
-        }
-        for ((stage, day, identity), counts) in &self.stage_days {
-            if !new.contains(identity) {
-                continue;
-            }
-            let is_last = latest.get(&(identity.as_str(), *stage)) == Some(&day.as_str());
-            let row = sums
-                .stage_channel
-                .entry((day.clone(), (*stage).to_owned(), channel_of(identity)))
-                .or_default();
-            row[0] += counts.events;
-            row[1] += 1;
-            row[2] += i64::from(is_last);
-            row[3] += counts.plain_events;
-            row[4] += counts.value_cents;
         }
         for (identity, profile) in &self.profiles {
             if !new.contains(identity) {
