@@ -250,16 +250,6 @@ async fn synthetic_cohorts_and_cac_match_the_oracle(app: TestApp) {
     assert!(seen_unattributed, "some seed has customers with no channel");
 }
 
-async fn send(app: &TestApp, key: &str, events: Value) {
-    app.post(
-        "/products/shop/events",
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 fn spend_row(day: &str, channel: &str, cents: i64) -> SpendRow {
     SpendRow {
         day: day.to_owned(),
@@ -301,10 +291,7 @@ async fn hand_made_cohorts_pay_back_on_the_right_day(app: TestApp) {
     );
 
     // Week of 2026-10-05: two customers and 10,000 of spend.
-    send(
-        &app,
-        &key,
-        json!([
+    app.send_events(&key, "shop", json!([
             {"dedupe_id": "v1", "stage": "visit", "anonymous_id": "a1", "occurred_at": "2026-10-04T10:00:00Z",
              "attribution": {"utm_source": "google", "utm_medium": "cpc"}},
             {"dedupe_id": "s1", "stage": "signup", "anonymous_id": "a1", "user_id": "u1", "occurred_at": "2026-10-05T09:00:00Z"},

@@ -14,16 +14,6 @@ async fn exec(app: &TestApp, sql: &str) {
     app.sql_execute(sql, &[]).await;
 }
 
-async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
-    app.post(
-        &format!("/products/{slug}/events"),
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 fn channel<'a>(report: &'a Value, name: &str) -> &'a Value {
     report["channels"]
         .as_array()
@@ -56,7 +46,7 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
     app.create_product(&key, "hand").await;
     let id = product_id(&app, &key, "hand").await;
     let email = json!({"utm_source": "newsletter", "utm_medium": "email"});
-    send(&app, &key, "hand", json!([
+    app.send_events(&key, "hand", json!([
         // Revenue with no identity, and revenue of an identity that never had a channel.
         {"dedupe_id": "anon-pay", "stage": "payment", "value": 1000, "occurred_at": "2026-11-20T10:00:00Z"},
         {"dedupe_id": "plain", "stage": "converted", "user_id": "plain", "value": 2000, "occurred_at": "2026-11-20T11:00:00Z"},
@@ -125,7 +115,7 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
     );
 
     // An earlier anonymous referral visit, then the link that says it was u9.
-    send(&app, &key, "hand", json!([{"dedupe_id": "r9", "stage": "visit", "anonymous_id": "a9",
+    app.send_events(&key, "hand", json!([{"dedupe_id": "r9", "stage": "visit", "anonymous_id": "a9",
         "occurred_at": "2026-11-20T09:00:00Z", "attribution": {"referrer": "https://someblog.dev/post"}}])).await;
     let sales = get(&app, &key, "/products/hand/attribution/sales").await;
     assert_eq!(
@@ -133,8 +123,7 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
         UN,
         "not linked yet"
     );
-    send(
-        &app,
+    app.send_events(
         &key,
         "hand",
         json!([{"dedupe_id": "l9", "stage": "engaged", "anonymous_id": "a9", "user_id": "u9",
@@ -157,7 +146,7 @@ async fn honesty_rules_and_late_touches(app: TestApp) {
     );
     // A late-arriving, even earlier paid click: it becomes the first touch; the last touch
     // before the payment is still the referral.
-    send(&app, &key, "hand", json!([{"dedupe_id": "g9", "stage": "visit", "user_id": "u9", "occurred_at": "2026-11-18T09:00:00Z",
+    app.send_events(&key, "hand", json!([{"dedupe_id": "g9", "stage": "visit", "user_id": "u9", "occurred_at": "2026-11-18T09:00:00Z",
         "attribution": {"gclid": "g", "utm_campaign": "g-brand", "utm_id": "1110"}}])).await;
     let sales = get(
         &app,

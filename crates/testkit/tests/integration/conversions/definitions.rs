@@ -122,9 +122,9 @@ async fn definitions_are_upserted_listed_and_deleted(app: TestApp) {
 
 async fn deleting_a_definition_leaves_events(app: TestApp) {
     let (token, key) = setup(&app).await;
-    send(
-        &app,
+    app.send_events(
         &key,
+        "shop",
         json!([{"dedupe_id": "l1", "stage": "lead", "user_id": "u1", "occurred_at": at(1, 9)}]),
     )
     .await;

@@ -30,16 +30,6 @@ async fn save(app: &TestApp, token: &str, body: Value) -> Value {
         .clone()
 }
 
-async fn send(app: &TestApp, key: &str, events: Value) {
-    app.post(
-        "/products/shop/events",
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 fn at(days_ago: i64, hour: i64) -> String {
     let now = Timestamp::parse_rfc3339("2026-11-21T00:00:00Z").unwrap();
     now.minus_millis(days_ago * DAY_MS)

@@ -6,10 +6,7 @@ use super::*;
 /// Hand-made events: names, own channels, first-touch fallback, unattributed, windows.
 async fn names_channels_and_windows(app: TestApp) {
     let (token, key) = setup(&app).await;
-    send(
-        &app,
-        &key,
-        json!([
+    app.send_events(&key, "shop", json!([
             // u1 first came through a podcast; their later demo carries no channel of its own.
             {"dedupe_id": "v1", "stage": "visit", "user_id": "u1", "occurred_at": at(20, 9), "attribution": {"channel": "podcast"}},
             {"dedupe_id": "d1", "stage": "lead", "name": "demo", "user_id": "u1", "occurred_at": at(2, 9)},

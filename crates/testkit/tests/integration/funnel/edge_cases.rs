@@ -3,16 +3,6 @@
 
 use super::*;
 
-async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
-    app.post(
-        &format!("/products/{slug}/events"),
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 async fn product_id(app: &TestApp, key: &str, slug: &str) -> String {
     let reply = app.get(&format!("/products/{slug}"), Some(key)).await;
     reply.expect(200)["product_id"].as_str().unwrap().to_owned()
@@ -33,9 +23,7 @@ async fn aggregate(
 
 async fn identities_count_once_per_window_and_once_per_day(app: TestApp) {
     let (_, key) = setup(&app).await;
-    send(
-        &app,
-        &key,
+    app.send_events(&key,
         "shop",
         json!([
             // a-1 arrives from an ad, returns by email the next day, then signs up as u-1: every
@@ -99,9 +87,7 @@ async fn identities_count_once_per_window_and_once_per_day(app: TestApp) {
 async fn aggregates_and_browser_events_count(app: TestApp) {
     let (token, key) = setup(&app).await;
     let id = product_id(&app, &key, "shop").await;
-    send(
-        &app,
-        &key,
+    app.send_events(&key,
         "shop",
         json!([{"dedupe_id": "l1", "stage": "lead", "user_id": "u-1", "occurred_at": "2026-11-21T08:00:00Z"}]),
     )

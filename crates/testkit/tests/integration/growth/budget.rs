@@ -47,7 +47,7 @@ async fn buyers(
             "value": each, "occurred_at": hours_ago(app, 3)}),
         );
     }
-    send(app, key, "ads", json!(events)).await;
+    app.send_events(key, "ads", json!(events)).await;
 }
 
 /// The README's estimate: the losing channel's spend at the best CAC, in customers worth LTV,

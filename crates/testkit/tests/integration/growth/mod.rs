@@ -48,16 +48,6 @@ fn hours_ago(app: &TestApp, hours: i64) -> String {
     app.clock.now().minus_millis(hours * 3_600_000).to_rfc3339()
 }
 
-async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
-    app.post(
-        &format!("/products/{slug}/events"),
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 /// A product with nothing to fix: a payments connection, a saved funnel of visit and payment,
 /// a primary conversion on payment, and `customers` buyers, each an identified visit from an
 /// email campaign and a payment of `each` cents.
@@ -97,7 +87,7 @@ async fn tracked(app: &TestApp, owner: &Founder, slug: &str, customers: usize, e
             "value": each, "occurred_at": hours_ago(app, 5)}),
         );
     }
-    send(app, &owner.key, slug, json!(events)).await;
+    app.send_events(&owner.key, slug, json!(events)).await;
 }
 
 /// The list, after checking the frame every list keeps: ranks 1..n in order, ids unique, each

@@ -114,9 +114,7 @@ async fn every_agent_gets_the_change_and_how_to_verify_it(app: TestApp) {
 async fn identify_and_utm_prompts_carry_the_code(app: TestApp) {
     let owner = founder(&app, "founder@example.com").await;
     tracked(&app, &owner, "loose", 1, 5_000).await;
-    send(
-        &app,
-        &owner.key,
+    app.send_events(&owner.key,
         "loose",
         json!([{"dedupe_id": "anon", "stage": "payment", "value": 9_000, "occurred_at": hours_ago(&app, 2)}]),
     )

@@ -105,7 +105,7 @@ async fn unstitched_revenue_asks_for_identify_and_utm_tags(app: TestApp) {
                    "occurred_at": hours_ago(&app, 3)})
         })
         .collect();
-    send(&app, &owner.key, "loose", json!(anonymous)).await;
+    app.send_events(&owner.key, "loose", json!(anonymous)).await;
 
     // 2 of 5 revenue rows carry an identity (under 70%: fail); 15,000 of 25,000 has no first
     // touch (over 25%: fail).
@@ -167,9 +167,7 @@ async fn an_empty_funnel_step_is_its_own_action(app: TestApp) {
     );
 
     // Signups arrive: the action is gone, and its prompt is no longer there.
-    send(
-        &app,
-        &owner.key,
+    app.send_events(&owner.key,
         "gap",
         json!([{"dedupe_id": "s-1", "stage": "signup", "user_id": "mail-0", "occurred_at": hours_ago(&app, 1)}]),
     )

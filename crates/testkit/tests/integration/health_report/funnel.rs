@@ -40,7 +40,7 @@ async fn a_well_tracked_product_passes_then_goes_stale(app: TestApp) {
             "value": 1_000, "occurred_at": hours_ago(&app, 4)}),
         );
     }
-    send(&app, &owner.key, "healthy", json!(events)).await;
+    app.send_events(&owner.key, "healthy", json!(events)).await;
     save_steps(
         &app,
         &owner.key,
@@ -114,9 +114,7 @@ async fn a_well_tracked_product_passes_then_goes_stale(app: TestApp) {
 async fn an_empty_step_and_a_stage_fed_twice_fail(app: TestApp) {
     let owner = founder(&app, "founder@example.com").await;
     product(&app, &owner, "gaps").await;
-    send(
-        &app,
-        &owner.key,
+    app.send_events(&owner.key,
         "gaps",
         json!([
             {"dedupe_id": "v1", "stage": "visit", "user_id": "u1", "occurred_at": hours_ago(&app, 6),

@@ -69,16 +69,6 @@ async fn product(app: &TestApp, founder: &Founder, slug: &str) -> String {
         .to_owned()
 }
 
-async fn send(app: &TestApp, key: &str, slug: &str, events: Value) {
-    app.post(
-        &format!("/products/{slug}/events"),
-        Some(key),
-        json!({ "events": events }),
-    )
-    .await
-    .expect(200);
-}
-
 /// The report, after checking the rules every report keeps.
 async fn report(app: &TestApp, key: &str, slug: &str) -> Value {
     let report = app

@@ -42,7 +42,7 @@ async fn sell(app: &TestApp, key: &str, slug: &str, buyers: i64, each: i64, anon
             "occurred_at": hours_ago(app, 3)}),
         );
     }
-    send(app, key, slug, json!(events)).await;
+    app.send_events(key, slug, json!(events)).await;
 }
 
 async fn unattributed_and_unstitched_revenue_in_each_band(app: TestApp) {

@@ -67,7 +67,7 @@ async fn run(app: &TestApp, key: &str, slug: &str, product_id: &str, window: &Wi
         );
     }
     if !events.is_empty() {
-        send(app, key, slug, json!(events)).await;
+        app.send_events(key, slug, json!(events)).await;
     }
     let row = SpendRow {
         day: at.day(),
