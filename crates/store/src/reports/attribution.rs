@@ -197,9 +197,15 @@ pub async fn sales(
         SalesFilter::FirstTouch(None) => (1, None),
         SalesFilter::FirstTouch(Some(channel)) => (2, Some(channel)),
     };
-    let count_sql = format!("SELECT COUNT(*) {SALES_FROM}");
-    let total: i64 = on_db!(db, pool => sqlx::query_scalar(sqlx::AssertSqlSafe(count_sql.as_str()))
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis()).bind(mode).bind(channel)
+    // Counted from `revenue_days`, which the fold keeps exact (a row per day and channel pair):
+    // a window is whole UTC days, so its days sum to the rows it holds, without reading each
+    // (50,000 of them at 365 days in a revenue-heavy product). Its first channel is '' where
+    // the profile's is NULL or there is no identity, as the filter's mode 1 reads it.
+    let total: i64 = on_db!(db, pool => sqlx::query_scalar(
+        "SELECT CAST(COALESCE(SUM(rows), 0) AS BIGINT) FROM revenue_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         AND ($4 = 0 OR ($4 = 1 AND first_channel = '') OR ($4 = 2 AND first_channel = $5))")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day()).bind(mode).bind(channel)
         .fetch_one(pool).await)?;
     let rows_sql = format!(
         "SELECT t.id, t.occurred_at, t.day, t.amount_cents, t.currency, t.kind, t.stage, t.identity, \
