@@ -29,7 +29,7 @@ mod report_days;
 mod rollups;
 mod writer;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -39,7 +39,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::{Contributions, ProfileState, Tables};
+use report_days::{Contributions, Tables};
 use rollups::RollupChanges;
 pub use writer::IngestWriter;
 
@@ -291,18 +291,9 @@ async fn keep_report_days(
     changes.write(tx, product_id).await?;
     last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
 
-    let after: BTreeMap<String, ProfileState> = before
-        .iter()
-        .map(|(identity, stored)| {
-            let after = changes
-                .profile_delta(identity)
-                .map_or_else(|| stored.clone(), |delta| stored.absorbing(delta));
-            (identity.clone(), after)
-        })
-        .collect();
     contributions.put_back(tx, product_id).await?;
     let mut sums = changes.daily_sums(&new);
-    changes.add_stored(&mut sums, &before, &after, stored_rows);
+    changes.add_stored(&mut sums, &before, stored_rows);
     sums.add_to_tables(tx, product_id).await
 }
 

@@ -178,11 +178,6 @@ impl RollupChanges {
         self.recompute.iter().cloned()
     }
 
-    /// What this fold adds to `identity`'s profile, if anything.
-    pub(super) fn profile_delta(&self, identity: &str) -> Option<&ProfileDelta> {
-        self.profiles.get(identity)
-    }
-
     /// Identities this fold brings revenue rows for.
     pub(super) fn identities_with_revenue(&self) -> BTreeSet<&str> {
         self.revenue
@@ -235,16 +230,16 @@ impl RollupChanges {
     }
 
     /// What this fold changes in the daily tables for the identities of `before` (stored
-    /// before it, and not merged in it): each one's contribution as its stored rows made it
-    /// (`before`, `stored_rows`) out, and as they are after this fold (`after`, the stored rows
-    /// plus this fold's) in. Whatever the fold did (a new day, a later latest day, a first
-    /// touch moving to another channel) is the difference; what it left alone nets to zero.
-    /// Revenue rows are read back from the store instead (`Tables::Revenue`).
+    /// before it, and not merged in it): each one's contribution as its stored profile and
+    /// rows made it (`before`, `stored_rows`) out, and as this fold leaves them (the profile
+    /// absorbing the fold's delta, the stored rows plus this fold's) in. Whatever the fold did
+    /// (a new day, a later latest day, a first touch moving to another channel) is the
+    /// difference; what it left alone nets to zero. Revenue rows are read back from the store
+    /// instead (`Tables::Revenue`).
     pub(super) fn add_stored(
         &self,
         sums: &mut DailySums,
         before: &BTreeMap<String, ProfileState>,
-        after: &BTreeMap<String, ProfileState>,
         stored_rows: Vec<StoredStageRow>,
     ) {
         let mut stored: BTreeMap<String, StageRows> = BTreeMap::new();
@@ -261,9 +256,10 @@ impl RollupChanges {
         }
         let fold_rows = self.stage_rows_by_identity();
         for (identity, was) in before {
-            let Some(now) = after.get(identity) else {
-                continue;
-            };
+            let now = self
+                .profiles
+                .get(identity)
+                .map_or_else(|| was.clone(), |delta| was.absorbing(delta));
             was.add_to(sums, -1);
             now.add_to(sums, 1);
             let rows = stored.remove(identity).unwrap_or_default();
