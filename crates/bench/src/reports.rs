@@ -336,6 +336,8 @@ async fn table_counts(store: &Db, product_id: &str) -> anyhow::Result<String> {
         "event_days",
         "identity_touches",
         "transactions",
+        "paid_touch_days",
+        "cohort_revenue_days",
         "spend_rows",
     ] {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE product_id = $1");

@@ -432,22 +432,20 @@ pub async fn ads(
             row.name = name;
         }
     }
-    let revenue = store::revenue_paid_touches(db, id, span).await?;
+    let touches = store::paid_touches(db, id, span).await?;
     let coverage = AdsCoverage {
-        transactions_total: revenue.iter().map(|t| t.rows).sum(),
-        transactions_with_paid_touch: revenue
+        transactions_total: touches.iter().map(|t| t.revenue_rows).sum(),
+        transactions_with_paid_touch: touches
             .iter()
             .filter(|t| t.channel.is_some())
-            .map(|t| t.rows)
+            .map(|t| t.revenue_rows)
             .sum(),
     };
-    for touch in &revenue {
+    for touch in &touches {
         let row = ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch));
-        row.revenue_cents += touch.amount_cents;
-        row.transactions += touch.rows;
-    }
-    for touch in &store::customer_paid_touches(db, id, span).await? {
-        ad_row(&mut rows, &dimensions, dimensions.bucket(level, touch)).customers += touch.rows;
+        row.revenue_cents += touch.revenue_cents;
+        row.transactions += touch.revenue_rows;
+        row.customers += touch.customers;
     }
     ad_row(&mut rows, &dimensions, Bucket::NoDimension);
     ad_row(&mut rows, &dimensions, Bucket::Unattributed);

@@ -107,16 +107,26 @@ async fn cohorts(state: &AppState, product_id: &str, now: Timestamp) -> ApiResul
             *week += cents;
         }
     }
+    let week_of_day = |day: &str| Timestamp::parse_day(day).map(week_of);
     let mut customers = vec![0_i64; COHORT_WEEKS as usize];
+    for (day, count) in
+        payback::customers_by_day(&state.store, product_id, &first.day(), &last_day).await?
+    {
+        if let Some(week) = week_of_day(&day).and_then(|week| customers.get_mut(week)) {
+            *week += count;
+        }
+    }
+    // Revenue counting from each point on, summed up to each point below.
     let mut revenue = vec![[0_i64; POINT_DAYS.len()]; COHORT_WEEKS as usize];
-    for curve in payback::customer_curves(&state.store, product_id, first, end).await? {
-        let week = week_of(curve.acquired_at);
-        let (Some(count), Some(sums)) = (customers.get_mut(week), revenue.get_mut(week)) else {
+    for row in payback::cohort_revenue(&state.store, product_id, &first.day(), &last_day).await? {
+        let Some(sums) = week_of_day(&row.acquired_day).and_then(|week| revenue.get_mut(week))
+        else {
             continue;
         };
-        *count += 1;
-        for (sum, cents) in sums.iter_mut().zip(curve.cumulative_cents) {
-            *sum += cents;
+        for (sum, point) in sums.iter_mut().zip(POINT_DAYS) {
+            if row.point_day <= point {
+                *sum += row.cents;
+            }
         }
     }
 

@@ -9,7 +9,7 @@ use payback_domain::Timestamp;
 
 use super::emails::Claims;
 use super::moves::{MoveTo, StoredProfile, move_identities};
-use super::report_days::{Contributions, Tables};
+use super::report_days::{Contributions, Table};
 use super::rollups::{ProfileDelta, upsert_profiles};
 use super::{CHUNK, EventRecord, anonymous_identity, user_identity};
 use crate::Tx;
@@ -130,7 +130,7 @@ pub(super) async fn link_identities(
                 tx,
                 product_id,
                 merging.iter().map(String::as_str),
-                Tables::All,
+                &Table::ALL,
             )
             .await?;
         merge_anonymous_into_users(tx, product_id, chunk, now).await?;
@@ -148,7 +148,7 @@ pub(super) async fn link_identities(
             .iter()
             .flat_map(|(email_only, holder)| [email_only.as_str(), holder.as_str()]);
         contributions
-            .take_out(tx, product_id, merging, Tables::All)
+            .take_out(tx, product_id, merging, &Table::ALL)
             .await?;
         merge_email_identities(tx, product_id, chunk).await?;
         recompute.extend(chunk.iter().map(|(_, holder)| holder.clone()));

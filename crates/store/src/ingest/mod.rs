@@ -39,7 +39,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::{Contributions, Tables};
+use report_days::{Contributions, ProfileState, Table};
 use rollups::RollupChanges;
 pub use writer::IngestWriter;
 
@@ -232,26 +232,18 @@ pub async fn write_batches(
         });
     }
     keys::remember(tx, product_id, &new_keys).await?;
-    // A customer's paid touch before acquisition changes only when it merges, is acquired
-    // (earlier), or gains a paid touch; most visits do none of these.
-    let customers: BTreeSet<String> = recompute
-        .iter()
-        .map(String::as_str)
-        .chain(changes.acquiring())
-        .chain(changes.identities_with_paid_touch())
-        .map(str::to_owned)
-        .collect();
     recompute.extend(changes.identities_to_recompute());
     keep_report_days(tx, product_id, &changes, &recompute, contributions).await?;
-    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
     Ok(outcomes)
 }
 
-/// Writes the fold's changes and keeps the daily report tables (`report_days.rs`) for every
-/// identity it touches not already taken out by a merge: identities new in this fold are
-/// summed from its changes; stored ones from their profiles and daily stage rows read before
-/// the write (one range of the identity index each) and the fold's changes to them, with
-/// their revenue rows, if any, read back.
+/// Writes the fold's changes, recomputes the touches credited on the rows of the identities
+/// it touches (`last_touches.rs`), and keeps the daily report tables (`report_days.rs`) for
+/// every one of them not already taken out by a merge: identities new in this fold are summed
+/// from its changes; stored ones from their profiles and daily stage rows read before the
+/// write (one range of the identity index each) and the fold's changes to them. What the
+/// touches decide (their revenue rows' last and paid touch, a customer's paid touch) is taken
+/// out before and read back after by statement, for those that may have any.
 async fn keep_report_days(
     tx: &mut Tx,
     product_id: &str,
@@ -273,23 +265,95 @@ async fn keep_report_days(
         .collect();
     let stored: Vec<&str> = before.keys().map(String::as_str).collect();
     let stored_rows = report_days::stored_stage_rows(tx, product_id, &stored).await?;
-    // Their revenue rows' last touch may change with a new touch, and their first channel with
-    // an earlier first touch (which is a new touch too); those without revenue rows, stored or
-    // in this fold (most visitors), have nothing in `revenue_days` to redo.
+
+    // Revenue rows: their last and paid touch may change with a new touch (and their first
+    // channel with an earlier first touch, which is a new touch too), their days since
+    // acquisition with an earlier acquisition. Those without revenue rows, stored or in this
+    // fold (most visitors), have nothing to redo.
     let with_revenue = changes.identities_with_revenue();
-    let revenue_may_change = before
+    let acquiring: BTreeSet<&str> = changes.acquiring().collect();
+    let stored_with_revenue: Vec<&ProfileState> = before
         .values()
-        .filter(|profile| recompute.contains(&profile.identity))
         .filter(|profile| {
             with_revenue.contains(profile.identity.as_str()) || profile.may_have_revenue()
         })
+        .collect();
+    let touches_may_change = stored_with_revenue
+        .iter()
+        .filter(|profile| recompute.contains(&profile.identity))
         .map(|profile| profile.identity.as_str());
     contributions
-        .take_out(tx, product_id, revenue_may_change, Tables::Revenue)
+        .take_out(
+            tx,
+            product_id,
+            touches_may_change,
+            &[Table::Revenue, Table::PaidRevenue],
+        )
         .await?;
+    let new_with_revenue = with_revenue
+        .iter()
+        .copied()
+        .filter(|identity| new.contains(*identity));
+    contributions.put_back_later(new_with_revenue, &[Table::PaidRevenue]);
+    let (cohort_was, cohort_later): (Vec<&ProfileState>, Vec<&ProfileState>) = stored_with_revenue
+        .iter()
+        .copied()
+        .filter(|profile| {
+            let identity = profile.identity.as_str();
+            with_revenue.contains(identity) || acquiring.contains(identity)
+        })
+        .partition(|profile| profile.acquired_at.is_some());
+    contributions
+        .take_out(
+            tx,
+            product_id,
+            cohort_was.iter().map(|profile| profile.identity.as_str()),
+            &[Table::CohortRevenue],
+        )
+        .await?;
+    contributions.put_back_later(
+        cohort_later.iter().map(|profile| profile.identity.as_str()),
+        &[Table::CohortRevenue],
+    );
+
+    // Customers: the paid touch before acquisition changes only when the identity merges, is
+    // acquired (earlier), or gains a paid touch; most visits do none of these, and most
+    // visitors are no customers before the fold or after it.
+    let paid_touch: BTreeSet<&str> = changes.identities_with_paid_touch().collect();
+    let customers: BTreeSet<String> = untaken
+        .iter()
+        .copied()
+        .filter(|identity| {
+            let was_customer = before
+                .get(*identity)
+                .is_some_and(|profile| profile.acquired_at.is_some());
+            acquiring.contains(identity) || (was_customer && paid_touch.contains(identity))
+        })
+        .chain(
+            recompute
+                .iter()
+                .map(String::as_str)
+                .filter(|identity| contributions.is_taken(identity)),
+        )
+        .map(str::to_owned)
+        .collect();
+    let (customers_were, customers_new): (Vec<&str>, Vec<&str>) = customers
+        .iter()
+        .map(String::as_str)
+        .filter(|identity| !contributions.is_taken(identity))
+        .partition(|identity| {
+            before
+                .get(*identity)
+                .is_some_and(|profile| profile.acquired_at.is_some())
+        });
+    contributions
+        .take_out(tx, product_id, customers_were, &[Table::PaidCustomers])
+        .await?;
+    contributions.put_back_later(customers_new, &[Table::PaidCustomers]);
 
     changes.write(tx, product_id).await?;
     last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
+    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
 
     contributions.put_back(tx, product_id).await?;
     let mut sums = changes.daily_sums(&new);

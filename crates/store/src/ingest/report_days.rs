@@ -1,23 +1,27 @@
-//! The daily report tables (migration 0020: `stage_channel_days`, `identity_days`,
-//! `customer_totals`, `revenue_days`), kept by the fold.
+//! The daily report tables, kept by the fold: `stage_channel_days`, `identity_days`,
+//! `customer_totals`, `revenue_days` (migration 0020), `paid_touch_days` and
+//! `cohort_revenue_days` (migration 0025).
 //!
-//! Each table is a sum over identities of what one identity contributes: its daily stage rows
-//! under its first-touch channel (with `lasts` marking its latest day per stage), its profile's
-//! day last seen and day acquired, its revenue rows under its first and last touch. What an
-//! identity contributes depends on all of its rows at once (a first touch moving earlier to
-//! another channel moves every day of it; a new latest day takes `lasts` off the one before),
-//! so the fold does not patch the sums statement by statement. It works per identity, in one
-//! of three ways:
+//! Each table is a sum over identities of what one identity contributes ([`Table`]): its
+//! daily stage rows under its first-touch channel (with `lasts` marking its latest day per
+//! stage), its profile's day last seen and day acquired, its revenue rows under their first,
+//! last and paid touch and by days since its acquisition, its acquisition under its paid touch.
+//! What an identity contributes depends on all of its rows at once (a first touch moving
+//! earlier to another channel moves every day of it; a new latest day takes `lasts` off the
+//! one before; an earlier acquisition moves every revenue row to another point of the cohort
+//! curve), so the fold does not patch the sums statement by statement. It works per identity,
+//! in one of three ways:
 //!
 //! - New in this fold (a first visit, most identities): nothing of theirs is stored, and
 //!   everything they contribute is in the fold's own changes, summed in memory ([`DailySums`],
-//!   from `rollups.rs`).
+//!   from `rollups.rs`), except what their paid touches decide, which SQL picks
+//!   (`last_touches.rs`) and [`Contributions::put_back`] reads back.
 //! - Stored, and not merged in this fold: its profile and daily stage rows are read before the
 //!   fold writes ([`stored_profiles`], [`stored_stage_rows`]); its contribution as they were
 //!   goes out and as the fold leaves them goes in, both in memory, so only the difference is
-//!   written. Its revenue rows, whose last touch is recomputed in SQL, are taken out and put
-//!   back by statement ([`Contributions`] with [`Tables::Revenue`]), and only when it may have
-//!   any.
+//!   written. What its revenue rows and acquisition contribute, when the fold may change it
+//!   (their touches are recomputed in SQL), is taken out and put back by statement
+//!   ([`Contributions`]), and only when it may have any.
 //! - Merged into a user or an email's holder: its rows move in SQL (`moves.rs`), so its whole
 //!   contribution is taken out before the first statement that changes its rows
 //!   ([`Contributions::take_out`]) and put back once after the last
@@ -35,118 +39,137 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::rollups::{KeyValue, ProfileDelta, add_to_counters};
 use crate::Tx;
 use crate::error::StoreResult;
+use crate::reports::payback::{LAST_POINT_DAY, cohort_age_sql, cohort_point_sql};
 
-/// Which daily tables an identity's contribution is taken out of and put back into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Tables {
-    /// All four: the identity's rows move (a merge).
-    All,
-    /// `revenue_days` alone: the last touch of its revenue rows may change, the rest of its
-    /// contribution is followed in memory (`RollupChanges::add_stored`).
+/// What an identity contributes to the daily tables, one statement each ([`statement`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Table {
+    /// `stage_channel_days`: its daily stage rows under its first touch.
+    StageChannel,
+    /// `identity_days`: its profile's day last seen and day acquired.
+    Identity,
+    /// `customer_totals`: its profile, if a customer.
+    CustomerTotals,
+    /// `revenue_days`: its revenue rows under its first and last touch.
     Revenue,
+    /// `paid_touch_days`' revenue: its revenue rows under their paid touch.
+    PaidRevenue,
+    /// `paid_touch_days`' customers: its acquisition under its paid touch before it.
+    PaidCustomers,
+    /// `cohort_revenue_days`: its revenue rows by days since its acquisition.
+    CohortRevenue,
 }
 
-/// The identities whose contributions a fold has taken out, to put back when it ends.
+impl Table {
+    /// Everything: what a merge moves.
+    pub(super) const ALL: [Table; 7] = [
+        Table::StageChannel,
+        Table::Identity,
+        Table::CustomerTotals,
+        Table::Revenue,
+        Table::PaidRevenue,
+        Table::PaidCustomers,
+        Table::CohortRevenue,
+    ];
+}
+
+/// The identities whose contributions a fold has taken out, per table, to put back when it
+/// ends.
 #[derive(Debug, Default)]
 pub(super) struct Contributions {
-    taken: BTreeSet<String>,
-    revenue_only: BTreeSet<String>,
+    out: BTreeMap<Table, BTreeSet<String>>,
 }
 
 impl Contributions {
-    /// Whether the identity's whole contribution is out, to be put back by [`Self::put_back`].
+    /// Whether the identity's whole contribution is out (it merged), to be put back by
+    /// [`Self::put_back`].
     pub(super) fn is_taken(&self, identity: &str) -> bool {
-        self.taken.contains(identity)
+        Table::ALL.iter().all(|table| {
+            self.out
+                .get(table)
+                .is_some_and(|out| out.contains(identity))
+        })
     }
 
-    /// Takes the contributions of those of `identities` not taken yet out of `tables`. Call
+    /// Takes the contributions of those of `identities` not out yet out of `tables`. Call
     /// before the first statement that changes any of their rows.
     pub(super) async fn take_out<'a>(
         &mut self,
         tx: &mut Tx,
         product_id: &str,
         identities: impl IntoIterator<Item = &'a str>,
-        tables: Tables,
+        tables: &[Table],
     ) -> StoreResult<()> {
         // A set: an identity named twice is taken out once.
-        let fresh: BTreeSet<&str> = identities
-            .into_iter()
-            .filter(|identity| !self.taken.contains(*identity))
-            .filter(|identity| tables == Tables::All || !self.revenue_only.contains(*identity))
-            .collect();
-        if fresh.is_empty() {
-            return Ok(());
-        }
-        let list: Vec<&str> = fresh.iter().copied().collect();
-        if tables == Tables::All {
-            // Out of revenue_days already: take it out of the other three only.
-            let (had_revenue, rest): (Vec<&str>, Vec<&str>) = list
+        let identities: BTreeSet<&str> = identities.into_iter().collect();
+        for table in tables {
+            let out = self.out.entry(*table).or_default();
+            let fresh: Vec<&str> = identities
                 .iter()
-                .partition(|identity| self.revenue_only.contains(**identity));
-            apply(tx, product_id, &rest, -1, Tables::All).await?;
-            apply(tx, product_id, &had_revenue, -1, Tables::All).await?;
-            apply(tx, product_id, &had_revenue, 1, Tables::Revenue).await?;
-            for identity in had_revenue {
-                self.revenue_only.remove(identity);
-            }
-            self.taken.extend(fresh.into_iter().map(str::to_owned));
-        } else {
-            apply(tx, product_id, &list, -1, Tables::Revenue).await?;
-            self.revenue_only
-                .extend(fresh.into_iter().map(str::to_owned));
+                .copied()
+                .filter(|identity| !out.contains(*identity))
+                .collect();
+            apply(tx, product_id, &fresh, -1, *table).await?;
+            out.extend(fresh.into_iter().map(str::to_owned));
         }
         Ok(())
     }
 
+    /// Marks `identities`, which contribute nothing to `tables` yet (nothing of theirs there
+    /// is stored), to be added by [`Self::put_back`] as the fold leaves their rows.
+    pub(super) fn put_back_later<'a>(
+        &mut self,
+        identities: impl IntoIterator<Item = &'a str>,
+        tables: &[Table],
+    ) {
+        let identities: Vec<&str> = identities.into_iter().collect();
+        for table in tables {
+            let out = self.out.entry(*table).or_default();
+            out.extend(identities.iter().map(|identity| (*identity).to_owned()));
+        }
+    }
+
     /// Adds the contributions of every identity taken out, as their rows are now.
     pub(super) async fn put_back(self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
-        let all: Vec<&str> = self.taken.iter().map(String::as_str).collect();
-        apply(tx, product_id, &all, 1, Tables::All).await?;
-        let revenue: Vec<&str> = self.revenue_only.iter().map(String::as_str).collect();
-        apply(tx, product_id, &revenue, 1, Tables::Revenue).await
+        for (table, identities) in &self.out {
+            let identities: Vec<&str> = identities.iter().map(String::as_str).collect();
+            apply(tx, product_id, &identities, 1, *table).await?;
+        }
+        Ok(())
     }
 }
 
-/// Adds (`sign` 1) or subtracts (-1) what `identities` contribute to `tables`.
+/// Adds (`sign` 1) or subtracts (-1) what `identities` contribute to `table`.
 async fn apply(
     tx: &mut Tx,
     product_id: &str,
     identities: &[&str],
     sign: i64,
-    tables: Tables,
+    table: Table,
 ) -> StoreResult<()> {
     if identities.is_empty() {
         return Ok(());
     }
-    // The revenue statement is the last.
-    let skip = match tables {
-        Tables::All => 0,
-        Tables::Revenue => 3,
-    };
     match tx {
         Tx::Sqlite(conn) => {
             // SQLite has no arrays: the identities go as one JSON array read through
             // `json_each` (one bound value however many, where an `IN` list hits its cap).
             let list = serde_json::to_string(identities)?;
-            for statement in statements(&Dialect::SQLITE).into_iter().skip(skip) {
-                sqlx::query(sqlx::AssertSqlSafe(statement))
-                    .bind(product_id)
-                    .bind(&list)
-                    .bind(sign)
-                    .execute(&mut **conn)
-                    .await?;
-            }
+            sqlx::query(sqlx::AssertSqlSafe(statement(&Dialect::SQLITE, table)))
+                .bind(product_id)
+                .bind(&list)
+                .bind(sign)
+                .execute(&mut **conn)
+                .await?;
         }
         Tx::Postgres(conn) => {
-            for statement in statements(&Dialect::POSTGRES).into_iter().skip(skip) {
-                sqlx::query(sqlx::AssertSqlSafe(statement))
-                    .bind(product_id)
-                    .bind(identities)
-                    .bind(sign)
-                    .persistent(false)
-                    .execute(&mut **conn)
-                    .await?;
-            }
+            sqlx::query(sqlx::AssertSqlSafe(statement(&Dialect::POSTGRES, table)))
+                .bind(product_id)
+                .bind(identities)
+                .bind(sign)
+                .persistent(false)
+                .execute(&mut **conn)
+                .await?;
         }
     }
     Ok(())
@@ -202,26 +225,39 @@ impl Dialect {
 const CHANNEL: &str = "COALESCE((SELECT p.first_channel FROM identity_profiles p \
      WHERE p.product_id = $1 AND p.identity = m.identity), '')";
 
-/// One statement per daily table, each adding `$3` times the identities' contributions.
-fn statements(dialect: &Dialect) -> [String; 4] {
-    let stage_rows = (dialect.rows)(
-        "stage_identity_days",
-        "INDEXED BY stage_identity_days_by_identity",
-        "day, stage, events, plain_events, plain_value",
-    );
-    let profile_columns =
-        "first_seen_at, last_seen_at, first_channel, acquired_at, acquired_day, revenue_cents";
-    let profiles = (dialect.rows)("identity_profiles", "", profile_columns);
-    let revenue_rows = (dialect.rows)(
-        "transactions",
-        "INDEXED BY transactions_by_identity",
-        "day, last_channel, amount_cents",
-    );
+/// The statement adding `$3` times the identities' contributions to `table`.
+fn statement(dialect: &Dialect, table: Table) -> String {
+    let stage_rows = || {
+        (dialect.rows)(
+            "stage_identity_days",
+            "INDEXED BY stage_identity_days_by_identity",
+            "day, stage, events, plain_events, plain_value",
+        )
+    };
+    let profiles = || {
+        (dialect.rows)(
+            "identity_profiles",
+            "",
+            "first_seen_at, last_seen_at, first_channel, acquired_at, acquired_day, revenue_cents, \
+             acquired_paid_channel, acquired_paid_tags",
+        )
+    };
+    let revenue_rows = || {
+        (dialect.rows)(
+            "transactions",
+            "INDEXED BY transactions_by_identity",
+            "day, occurred_at, last_channel, paid_channel, paid_tags, amount_cents",
+        )
+    };
     let seen_day = dialect.seen_day;
     let identified = dialect.true_value;
-    [
+    let paid_touch_sums = "ON CONFLICT (product_id, day, channel, tags) DO UPDATE SET \
+         revenue_rows = paid_touch_days.revenue_rows + excluded.revenue_rows, \
+         revenue_cents = paid_touch_days.revenue_cents + excluded.revenue_cents, \
+         customers = paid_touch_days.customers + excluded.customers";
+    match table {
         // Its daily stage rows under its channel; `last` marks its latest day of each stage.
-        format!(
+        Table::StageChannel => format!(
             "INSERT INTO stage_channel_days (product_id, day, stage, channel, events, identities, lasts, \
              plain_events, plain_value) \
              SELECT $1, r.day, r.stage, r.channel, CAST(SUM(r.sign * r.events) AS BIGINT), CAST(SUM(r.sign) AS BIGINT), \
@@ -230,53 +266,92 @@ fn statements(dialect: &Dialect) -> [String; 4] {
              FROM (SELECT d.day, d.stage, d.events, d.plain_events, d.plain_value, CAST($3 AS BIGINT) AS sign, \
                    {CHANNEL} AS channel, \
                    CASE WHEN d.day = MAX(d.day) OVER (PARTITION BY m.identity, d.stage) THEN 1 ELSE 0 END AS last \
-                   FROM {stage_rows}) AS r \
+                   FROM {}) AS r \
              WHERE true GROUP BY r.day, r.stage, r.channel \
              ON CONFLICT (product_id, day, stage, channel) DO UPDATE SET \
              events = stage_channel_days.events + excluded.events, \
              identities = stage_channel_days.identities + excluded.identities, \
              lasts = stage_channel_days.lasts + excluded.lasts, \
              plain_events = stage_channel_days.plain_events + excluded.plain_events, \
-             plain_value = stage_channel_days.plain_value + excluded.plain_value"
+             plain_value = stage_channel_days.plain_value + excluded.plain_value",
+            stage_rows()
         ),
         // Its profile: seen on its last day, acquired (with its revenue) on its acquisition day.
-        format!(
+        Table::Identity => format!(
             "INSERT INTO identity_days (product_id, day, channel, seen, acquired, acquired_revenue) \
              SELECT $1, c.day, c.channel, CAST(SUM(c.seen) AS BIGINT), CAST(SUM(c.acquired) AS BIGINT), \
              CAST(SUM(c.revenue) AS BIGINT) \
              FROM (SELECT {seen_day} AS day, COALESCE(d.first_channel, '') AS channel, CAST($3 AS BIGINT) AS seen, \
-                   CAST(0 AS BIGINT) AS acquired, CAST(0 AS BIGINT) AS revenue FROM {profiles} \
+                   CAST(0 AS BIGINT) AS acquired, CAST(0 AS BIGINT) AS revenue FROM {} \
                    UNION ALL \
                    SELECT d.acquired_day, COALESCE(d.first_channel, ''), 0, CAST($3 AS BIGINT), $3 * d.revenue_cents \
-                   FROM {profiles} WHERE d.acquired_at IS NOT NULL) AS c \
+                   FROM {} WHERE d.acquired_at IS NOT NULL) AS c \
              WHERE true GROUP BY c.day, c.channel \
              ON CONFLICT (product_id, day, channel) DO UPDATE SET seen = identity_days.seen + excluded.seen, \
              acquired = identity_days.acquired + excluded.acquired, \
-             acquired_revenue = identity_days.acquired_revenue + excluded.acquired_revenue"
+             acquired_revenue = identity_days.acquired_revenue + excluded.acquired_revenue",
+            profiles(),
+            profiles()
         ),
         // Its profile, if a customer, in the product's totals.
-        format!(
+        Table::CustomerTotals => format!(
             "INSERT INTO customer_totals (product_id, customers, revenue) \
              SELECT $1, CAST(SUM(r.sign) AS BIGINT), CAST(SUM(r.sign * r.revenue_cents) AS BIGINT) \
-             FROM (SELECT CAST($3 AS BIGINT) AS sign, d.revenue_cents FROM {profiles} \
+             FROM (SELECT CAST($3 AS BIGINT) AS sign, d.revenue_cents FROM {} \
                    WHERE d.acquired_at IS NOT NULL) AS r \
              WHERE true HAVING COUNT(*) > 0 \
              ON CONFLICT (product_id) DO UPDATE SET customers = customer_totals.customers + excluded.customers, \
-             revenue = customer_totals.revenue + excluded.revenue"
+             revenue = customer_totals.revenue + excluded.revenue",
+            profiles()
         ),
         // Its revenue rows under its first touch and their last touch (its first when none).
-        format!(
+        Table::Revenue => format!(
             "INSERT INTO revenue_days (product_id, day, first_channel, last_channel, identified, rows, cents) \
              SELECT $1, r.day, r.first_channel, r.last_channel, {identified}, CAST(SUM(r.sign) AS BIGINT), \
              CAST(SUM(r.sign * r.amount_cents) AS BIGINT) \
              FROM (SELECT d.day, CAST($3 AS BIGINT) AS sign, d.amount_cents, {CHANNEL} AS first_channel, \
                    COALESCE(d.last_channel, NULLIF({CHANNEL}, ''), '') AS last_channel \
-                   FROM {revenue_rows}) AS r \
+                   FROM {}) AS r \
              WHERE true GROUP BY r.day, r.first_channel, r.last_channel \
              ON CONFLICT (product_id, day, first_channel, last_channel, identified) DO UPDATE SET \
-             rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents"
+             rows = revenue_days.rows + excluded.rows, cents = revenue_days.cents + excluded.cents",
+            revenue_rows()
         ),
-    ]
+        // Its revenue rows under their paid touch.
+        Table::PaidRevenue => format!(
+            "INSERT INTO paid_touch_days (product_id, day, channel, tags, revenue_rows, revenue_cents, customers) \
+             SELECT $1, r.day, r.channel, r.tags, CAST(SUM(r.sign) AS BIGINT), \
+             CAST(SUM(r.sign * r.amount_cents) AS BIGINT), 0 \
+             FROM (SELECT d.day, CAST($3 AS BIGINT) AS sign, d.amount_cents, COALESCE(d.paid_channel, '') AS channel, \
+                   COALESCE(d.paid_tags, '') AS tags FROM {}) AS r \
+             WHERE true GROUP BY r.day, r.channel, r.tags {paid_touch_sums}",
+            revenue_rows()
+        ),
+        // Its acquisition, if a customer, under its paid touch before it.
+        Table::PaidCustomers => format!(
+            "INSERT INTO paid_touch_days (product_id, day, channel, tags, revenue_rows, revenue_cents, customers) \
+             SELECT $1, c.day, c.channel, c.tags, 0, 0, CAST(SUM(c.sign) AS BIGINT) \
+             FROM (SELECT d.acquired_day AS day, COALESCE(d.acquired_paid_channel, '') AS channel, \
+                   COALESCE(d.acquired_paid_tags, '') AS tags, CAST($3 AS BIGINT) AS sign \
+                   FROM {} WHERE d.acquired_at IS NOT NULL) AS c \
+             WHERE true GROUP BY c.day, c.channel, c.tags {paid_touch_sums}",
+            profiles()
+        ),
+        // Its revenue rows, if a customer, by the point of its cohort curve they count from.
+        Table::CohortRevenue => format!(
+            "INSERT INTO cohort_revenue_days (product_id, acquired_day, point_day, rows, cents) \
+             SELECT $1, a.acquired_day, {}, CAST(SUM(a.sign) AS BIGINT), CAST(SUM(a.sign * a.amount_cents) AS BIGINT) \
+             FROM (SELECT p.acquired_day, d.amount_cents, CAST($3 AS BIGINT) AS sign, {} AS age \
+                   FROM {} JOIN identity_profiles p ON p.product_id = $1 AND p.identity = m.identity \
+                   WHERE p.acquired_at IS NOT NULL) AS a \
+             WHERE a.age >= 0 AND a.age <= {LAST_POINT_DAY} GROUP BY a.acquired_day, 3 \
+             ON CONFLICT (product_id, acquired_day, point_day) DO UPDATE SET \
+             rows = cohort_revenue_days.rows + excluded.rows, cents = cohort_revenue_days.cents + excluded.cents",
+            cohort_point_sql("a.age"),
+            cohort_age_sql("d.occurred_at", "p.acquired_at"),
+            revenue_rows()
+        ),
+    }
 }
 
 /// Daily-table contributions summed in memory: those of identities new in this fold and of
@@ -291,26 +366,22 @@ pub(super) struct DailySums {
     pub customers: [i64; 2],
     /// `(day, first channel, last channel, identified)` -> rows, cents.
     pub revenue: BTreeMap<(String, String, String, bool), [i64; 2]>,
+    /// `(day, paid channel, paid tags)` -> revenue rows, their cents, customers.
+    pub paid: BTreeMap<(String, String, String), [i64; 3]>,
+    /// `(acquisition day, point day)` -> revenue rows, cents.
+    pub cohort: BTreeMap<(String, i64), [i64; 2]>,
 }
 
 impl DailySums {
-    /// Adds the sums to the daily tables: one multi-row upsert per table. Rows whose sums are
-    /// all zero are left out: an identity followed from its stored rows contributes most of
-    /// them once out and once back in.
+    /// Adds the sums to the daily tables: one multi-row upsert per table ([`counter_rows`]).
     pub(super) async fn add_to_tables(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
-        let stage_rows: Vec<_> = self
-            .stage_channel
-            .iter()
-            .filter(|(_, sums)| changes_anything(*sums))
-            .map(|((day, stage, channel), sums)| {
-                let key = vec![
-                    KeyValue::Text(day),
-                    KeyValue::Text(stage),
-                    KeyValue::Text(channel),
-                ];
-                (key, sums.to_vec())
-            })
-            .collect();
+        let stage_rows = counter_rows(&self.stage_channel, |(day, stage, channel)| {
+            vec![
+                KeyValue::Text(day),
+                KeyValue::Text(stage),
+                KeyValue::Text(channel),
+            ]
+        });
         add_to_counters(
             tx,
             product_id,
@@ -326,15 +397,9 @@ impl DailySums {
             &stage_rows,
         )
         .await?;
-        let identity_rows: Vec<_> = self
-            .identity
-            .iter()
-            .filter(|(_, sums)| changes_anything(*sums))
-            .map(|((day, channel), sums)| {
-                let key = vec![KeyValue::Text(day), KeyValue::Text(channel)];
-                (key, sums.to_vec())
-            })
-            .collect();
+        let identity_rows = counter_rows(&self.identity, |(day, channel)| {
+            vec![KeyValue::Text(day), KeyValue::Text(channel)]
+        });
         add_to_counters(
             tx,
             product_id,
@@ -360,20 +425,14 @@ impl DailySums {
                 .map(|done| done.rows_affected())
             })?;
         }
-        let revenue_rows: Vec<_> = self
-            .revenue
-            .iter()
-            .filter(|(_, sums)| changes_anything(*sums))
-            .map(|((day, first, last, identified), sums)| {
-                let key = vec![
-                    KeyValue::Text(day),
-                    KeyValue::Text(first),
-                    KeyValue::Text(last),
-                    KeyValue::Flag(*identified),
-                ];
-                (key, sums.to_vec())
-            })
-            .collect();
+        let revenue_rows = counter_rows(&self.revenue, |(day, first, last, identified)| {
+            vec![
+                KeyValue::Text(day),
+                KeyValue::Text(first),
+                KeyValue::Text(last),
+                KeyValue::Flag(*identified),
+            ]
+        });
         add_to_counters(
             tx,
             product_id,
@@ -382,8 +441,49 @@ impl DailySums {
             &["rows", "cents"],
             &revenue_rows,
         )
+        .await?;
+        let paid_rows = counter_rows(&self.paid, |(day, channel, tags)| {
+            vec![
+                KeyValue::Text(day),
+                KeyValue::Text(channel),
+                KeyValue::Text(tags),
+            ]
+        });
+        add_to_counters(
+            tx,
+            product_id,
+            "paid_touch_days",
+            "day, channel, tags",
+            &["revenue_rows", "revenue_cents", "customers"],
+            &paid_rows,
+        )
+        .await?;
+        let cohort_rows = counter_rows(&self.cohort, |(day, point)| {
+            vec![KeyValue::Text(day), KeyValue::Number(*point)]
+        });
+        add_to_counters(
+            tx,
+            product_id,
+            "cohort_revenue_days",
+            "acquired_day, point_day",
+            &["rows", "cents"],
+            &cohort_rows,
+        )
         .await
     }
+}
+
+/// The rows of one table's sums to add, keyed by `key`: those whose sums are all zero are left
+/// out, since an identity followed from its stored rows contributes most of them once out and
+/// once back in.
+fn counter_rows<'a, K, const N: usize>(
+    sums: &'a BTreeMap<K, [i64; N]>,
+    key: impl Fn(&'a K) -> Vec<KeyValue<'a>>,
+) -> Vec<(Vec<KeyValue<'a>>, Vec<i64>)> {
+    sums.iter()
+        .filter(|(_, sums)| changes_anything(*sums))
+        .map(|(at, sums)| (key(at), sums.to_vec()))
+        .collect()
 }
 
 /// Whether adding `sums` to a row would change it.

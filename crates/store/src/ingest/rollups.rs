@@ -9,6 +9,7 @@ use super::report_days::{DailySums, ProfileState, StoredStageRow};
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
+use crate::reports::payback::{cohort_age_days, cohort_point};
 
 /// Per-identity changes a batch brings, merged into `identity_profiles` with one upsert.
 #[derive(Debug, Clone)]
@@ -235,7 +236,7 @@ impl RollupChanges {
     /// absorbing the fold's delta, the stored rows plus this fold's) in. Whatever the fold did
     /// (a new day, a later latest day, a first touch moving to another channel) is the
     /// difference; what it left alone nets to zero. Revenue rows are read back from the store
-    /// instead (`Tables::Revenue`).
+    /// instead (`Table::Revenue` and the other tables their touches decide).
     pub(super) fn add_stored(
         &self,
         sums: &mut DailySums,
@@ -347,8 +348,41 @@ impl RollupChanges {
             let row = sums.revenue.entry(key).or_default();
             row[0] += 1;
             row[1] += revenue.amount_cents;
+            match &revenue.identity {
+                // No identity, no paid touch.
+                None => {
+                    let row = sums
+                        .paid
+                        .entry((revenue.day.clone(), String::new(), String::new()))
+                        .or_default();
+                    row[0] += 1;
+                    row[1] += revenue.amount_cents;
+                }
+                // A new identity's acquisition is in this fold too (its paid touches are read
+                // back instead: `Table::PaidRevenue`).
+                Some(identity) => {
+                    let acquired_at = self
+                        .profiles
+                        .get(identity)
+                        .and_then(|profile| profile.acquired_at);
+                    if let Some(acquired_at) = acquired_at {
+                        add_cohort_revenue(&mut sums, revenue, acquired_at);
+                    }
+                }
+            }
         }
         sums
+    }
+}
+
+/// Adds a revenue row of a customer acquired at `acquired_at` to its cohort curve's point.
+fn add_cohort_revenue(sums: &mut DailySums, revenue: &RevenueRow, acquired_at: i64) {
+    let age = cohort_age_days(revenue.occurred_at, acquired_at);
+    if let Some(point) = cohort_point(age) {
+        let acquired_day = Timestamp::from_millis(acquired_at).day();
+        let row = sums.cohort.entry((acquired_day, point)).or_default();
+        row[0] += 1;
+        row[1] += revenue.amount_cents;
     }
 }
 
@@ -416,6 +450,7 @@ async fn upsert_stage_days(
 pub(super) enum KeyValue<'a> {
     Text(&'a str),
     Flag(bool),
+    Number(i64),
 }
 
 /// Adds each row's counts to the `counters` columns of the `table` row keyed by the product and
@@ -445,6 +480,7 @@ pub(super) async fn add_to_counters(
                     match *value {
                         KeyValue::Text(text) => row.push_bind(text),
                         KeyValue::Flag(flag) => row.push_bind(flag),
+                        KeyValue::Number(number) => row.push_bind(number),
                     };
                 }
                 for count in counts {

@@ -3,8 +3,9 @@
 //! time, and so are their sums per day (migration 0020: `revenue_days` per first and last
 //! touch, `identity_days` per first touch), so the report reads those daily tables, `spend_rows`
 //! and `event_days`, a few rows a day whatever the traffic (the sales list reads `transactions`
-//! and `identity_profiles`, the ads report's keyword level also `spend_keyword_rows`). The ads report's last *paid* touch is an index lookup per revenue row of the window on
-//! `events (product_id, identity, occurred_at)`, never a scan.
+//! and `identity_profiles`, the ads report's keyword level also `spend_keyword_rows`). The ads
+//! report reads its revenue and customers per paid touch from `paid_touch_days` (migration
+//! 0025), a row per ad and day.
 
 use payback_domain::span::Span;
 
@@ -352,47 +353,30 @@ pub async fn ad_dimensions(
     )
 }
 
-/// Revenue rows (or acquisitions) credited to paid touches of one channel and the same ad
-/// tags: each row's paid touch is the identity's last at or before it, kept on the rows with
-/// its channel and tags by the fold (`ingest/last_touches.rs`). `channel` is `None` for rows
-/// with no paid touch (or no identity); `tags` is the touch's JSON object of ad tags
-/// (`ingest::last_touches::ad_tags_of_touch`).
+/// What is credited to paid touches of one channel and the same ad tags over a window: its
+/// revenue rows (each row's paid touch is the identity's last at or before it) and the
+/// customers acquired in it (their last paid touch before acquisition). The fold keeps both
+/// on the rows (`ingest/last_touches.rs`) and their sums per day in `paid_touch_days`.
+/// `channel` is `None` for what has no paid touch (or no identity); `tags` is the touch's JSON
+/// object of ad tags (`ingest::last_touches::ad_tags_of_touch`).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct PaidTouch {
-    /// How many revenue rows (or customers).
-    pub rows: i64,
-    pub amount_cents: i64,
     pub channel: Option<String>,
     pub tags: Option<String>,
+    pub revenue_rows: i64,
+    pub revenue_cents: i64,
+    pub customers: i64,
 }
 
-/// Revenue rows of the window by their last paid touch's channel and ad tags: a row per ad
-/// however many sales (a row per sale cost more to hand over than to find).
-pub async fn revenue_paid_touches(
-    db: &Db,
-    product_id: &str,
-    span: Span,
-) -> StoreResult<Vec<PaidTouch>> {
+/// The window's revenue rows and acquisitions by their paid touch's channel and ad tags: a row
+/// per ad, read from a row per ad and day.
+pub async fn paid_touches(db: &Db, product_id: &str, span: Span) -> StoreResult<Vec<PaidTouch>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT CAST(COUNT(*) AS BIGINT) AS rows, CAST(SUM(amount_cents) AS BIGINT) AS amount_cents, \
-         paid_channel AS channel, paid_tags AS tags FROM transactions \
-         WHERE product_id = $1 AND occurred_at >= $2 AND occurred_at < $3 GROUP BY paid_channel, paid_tags")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
-        .fetch_all(pool).await)?)
-}
-
-/// Customers acquired in the window by their last paid touch before acquisition, by its
-/// channel and ad tags (`amount_cents` is 0).
-pub async fn customer_paid_touches(
-    db: &Db,
-    product_id: &str,
-    span: Span,
-) -> StoreResult<Vec<PaidTouch>> {
-    Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT CAST(COUNT(*) AS BIGINT) AS rows, CAST(0 AS BIGINT) AS amount_cents, \
-         acquired_paid_channel AS channel, acquired_paid_tags AS tags FROM identity_profiles \
-         WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3 \
-         GROUP BY acquired_paid_channel, acquired_paid_tags")
-        .bind(product_id).bind(span.start.millis()).bind(span.end.millis())
+        "SELECT NULLIF(channel, '') AS channel, NULLIF(tags, '') AS tags, \
+         CAST(SUM(revenue_rows) AS BIGINT) AS revenue_rows, CAST(SUM(revenue_cents) AS BIGINT) AS revenue_cents, \
+         CAST(SUM(customers) AS BIGINT) AS customers FROM paid_touch_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel, tags \
+         HAVING SUM(revenue_rows) <> 0 OR SUM(customers) <> 0")
+        .bind(product_id).bind(span.first_day()).bind(span.last_day())
         .fetch_all(pool).await)?)
 }

@@ -1,6 +1,7 @@
 //! Cohort payback: customers by acquisition, their cumulative revenue since acquisition, and
-//! spend. Reads `identity_profiles` through its acquisition index, `transactions` through its
-//! identity index and `spend_rows`; never raw events.
+//! spend. Reads the daily tables the fold keeps (`identity_days` for customers,
+//! `cohort_revenue_days` for their revenue by days since acquisition) and `spend_rows`: a few
+//! rows a day, never a row per customer or sale.
 
 use payback_domain::{DAY_MS, Timestamp};
 
@@ -8,69 +9,98 @@ use crate::Db;
 use crate::error::StoreResult;
 
 /// Days after acquisition at which cumulative revenue is read (the cohort curve's points).
+/// `cohort_revenue_days` (migration 0025) is kept per point: changing them means a migration
+/// that refills it.
 pub const POINT_DAYS: [i64; 6] = [0, 7, 14, 30, 60, 90];
 
-/// One customer acquired in the span and their net revenue up to each point of
-/// [`POINT_DAYS`]: revenue rows from their acquisition day through `d` UTC days after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CustomerCurve {
-    pub acquired_at: Timestamp,
-    pub cumulative_cents: [i64; POINT_DAYS.len()],
+/// The point a revenue row `age_days` UTC days after its customer's acquisition day counts
+/// from (its revenue is in every point from this one on), if any: the first point at or after
+/// the age; none before the acquisition day or past the last point.
+pub fn cohort_point(age_days: i64) -> Option<i64> {
+    if age_days < 0 {
+        return None;
+    }
+    POINT_DAYS.iter().copied().find(|point| age_days <= *point)
 }
 
-#[derive(sqlx::FromRow)]
-struct CurveRow {
-    acquired_at: i64,
-    d0: i64,
-    d7: i64,
-    d14: i64,
-    d30: i64,
-    d60: i64,
-    d90: i64,
+/// [`cohort_point`] in SQL, of a row whose age in days is `age` (an expression), for rows
+/// already limited to ages of 0 through the last point.
+pub(crate) fn cohort_point_sql(age: &str) -> String {
+    let cases: Vec<String> = POINT_DAYS
+        .iter()
+        .filter(|point| **point != LAST_POINT_DAY)
+        .map(|point| format!("WHEN {age} <= {point} THEN {point}"))
+        .collect();
+    format!("CASE {} ELSE {LAST_POINT_DAY} END", cases.join(" "))
 }
 
-/// Customers acquired in `[from, to)` with their revenue curves.
-pub async fn customer_curves(
+/// The last point: revenue rows later than this many days after acquisition count for none.
+pub(crate) const LAST_POINT_DAY: i64 = POINT_DAYS[POINT_DAYS.len() - 1];
+
+/// UTC days from the acquisition day of a customer acquired at `acquired_at` to the day of a
+/// revenue row at `occurred_at` (both epoch milliseconds).
+pub fn cohort_age_days(occurred_at: i64, acquired_at: i64) -> i64 {
+    occurred_at.div_euclid(DAY_MS) - acquired_at.div_euclid(DAY_MS)
+}
+
+/// [`cohort_age_days`] in SQL, of the columns `occurred_at` and `acquired_at`. SQL's `%` and
+/// `/` truncate towards zero, so each instant is first brought down to its day's midnight (an
+/// event may predate 1970).
+pub(crate) fn cohort_age_sql(occurred_at: &str, acquired_at: &str) -> String {
+    let day_number =
+        |at: &str| format!("({at} - (({at} % {DAY_MS}) + {DAY_MS}) % {DAY_MS}) / {DAY_MS}");
+    format!(
+        "({} - {})",
+        day_number(occurred_at),
+        day_number(acquired_at)
+    )
+}
+
+/// Revenue of the customers acquired on one day that counts from one point of the curve on
+/// (see [`cohort_point`]).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct CohortRevenue {
+    pub acquired_day: String,
+    pub point_day: i64,
+    pub cents: i64,
+}
+
+/// The cohort revenue of the customers acquired from `first_day` through `last_day`, from
+/// `cohort_revenue_days`: at most a row per day and point.
+pub async fn cohort_revenue(
     db: &Db,
     product_id: &str,
-    from: Timestamp,
-    to: Timestamp,
-) -> StoreResult<Vec<CustomerCurve>> {
-    // `start` is midnight UTC of the acquisition day; point `d` takes revenue rows before the
-    // end of day `d` after it. The offsets are bound, not spliced, so the SQL is constant.
-    let [o0, o7, o14, o30, o60, o90] = POINT_DAYS.map(|d| (d + 1) * DAY_MS);
-    let rows: Vec<CurveRow> = on_db!(db, pool => sqlx::query_as(
-        "SELECT c.acquired_at, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $5 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d0, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $6 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d7, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $7 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d14, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $8 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d30, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $9 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d60, \
-         CAST(COALESCE(SUM(CASE WHEN t.occurred_at < c.start + $10 THEN t.amount_cents ELSE 0 END), 0) AS BIGINT) AS d90 \
-         FROM (SELECT identity, acquired_at, acquired_at - (acquired_at % $4) AS start FROM identity_profiles \
-               WHERE product_id = $1 AND acquired_at >= $2 AND acquired_at < $3) c \
-         LEFT JOIN transactions t ON t.product_id = $1 AND t.identity = c.identity AND t.occurred_at >= c.start \
-         GROUP BY c.identity, c.acquired_at \
-         ORDER BY c.acquired_at, c.identity")
+    first_day: &str,
+    last_day: &str,
+) -> StoreResult<Vec<CohortRevenue>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT acquired_day, point_day, cents FROM cohort_revenue_days \
+         WHERE product_id = $1 AND acquired_day >= $2 AND acquired_day <= $3 AND rows <> 0 \
+         ORDER BY acquired_day, point_day")
         .bind(product_id)
-        .bind(from.millis())
-        .bind(to.millis())
-        .bind(DAY_MS)
-        .bind(o0)
-        .bind(o7)
-        .bind(o14)
-        .bind(o30)
-        .bind(o60)
-        .bind(o90)
+        .bind(first_day)
+        .bind(last_day)
         .fetch_all(pool)
-        .await)?;
-    Ok(rows
-        .into_iter()
-        .map(|row| CustomerCurve {
-            acquired_at: Timestamp::from_millis(row.acquired_at),
-            cumulative_cents: [row.d0, row.d7, row.d14, row.d30, row.d60, row.d90],
-        })
-        .collect())
+        .await)?)
+}
+
+/// Customers acquired per day from `first_day` through `last_day` (days with any), from
+/// `identity_days`.
+pub async fn customers_by_day(
+    db: &Db,
+    product_id: &str,
+    first_day: &str,
+    last_day: &str,
+) -> StoreResult<Vec<(String, i64)>> {
+    Ok(on_db!(db, pool => sqlx::query_as(
+        "SELECT day, CAST(SUM(acquired) AS BIGINT) FROM identity_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY day HAVING SUM(acquired) <> 0 ORDER BY day")
+        .bind(product_id)
+        .bind(first_day)
+        .bind(last_day)
+        .fetch_all(pool)
+        .await)?)
 }
 
 /// Spend per day between two days (inclusive), oldest first.

@@ -1,12 +1,13 @@
 //! The daily report tables checked against a recomputation from the rows they sum.
 //!
-//! The fold keeps `stage_channel_days`, `identity_days`, `customer_totals` and `revenue_days`
-//! by taking each touched identity's contribution out and putting it back
-//! (`ingest/report_days.rs`); a path it missed would drift silently, since reports read only the
-//! sums. Tests run every ingest path and compare here; the report benchmark does at 1M events.
+//! The fold keeps `stage_channel_days`, `identity_days`, `customer_totals`, `revenue_days`,
+//! `paid_touch_days` and `cohort_revenue_days` by taking each touched identity's contribution
+//! out and putting it back (`ingest/report_days.rs`); a path it missed would drift silently,
+//! since reports read only the sums. Tests run every ingest path and compare here; the report benchmark does at 1M events.
 
 use crate::db::Db;
 use crate::error::StoreResult;
+use crate::reports::payback::{LAST_POINT_DAY, cohort_age_sql, cohort_point_sql};
 
 /// Per daily table, how many rows differ between the table and a recomputation from the rows it
 /// sums (rows in one and not the other): 0 everywhere when the fold kept them exactly.
@@ -30,7 +31,9 @@ pub async fn differences(db: &Db, product_id: &str) -> StoreResult<Vec<(&'static
         }
         Db::Postgres(_) => format!("payback_day({at})"),
     };
-    let checks: [(&str, String, String); 5] = [
+    let age = cohort_age_sql("t.occurred_at", "p.acquired_at");
+    let point = cohort_point_sql("age");
+    let checks: [(&str, String, String); 7] = [
         (
             "stage_identity_days.plain_*",
             PLAIN.to_owned(),
@@ -85,6 +88,32 @@ pub async fn differences(db: &Db, product_id: &str) -> StoreResult<Vec<(&'static
                 .to_owned(),
             "SELECT day, first_channel, last_channel, CASE WHEN identified THEN 1 ELSE 0 END, rows, cents \
              FROM revenue_days WHERE product_id = $1 AND (rows <> 0 OR cents <> 0)"
+                .to_owned(),
+        ),
+        (
+            "paid_touch_days",
+            "SELECT day, channel, tags, SUM(revenue_rows), SUM(revenue_cents), SUM(customers) FROM ( \
+             SELECT day, COALESCE(paid_channel, '') AS channel, COALESCE(paid_tags, '') AS tags, 1 AS revenue_rows, \
+                    amount_cents AS revenue_cents, 0 AS customers FROM transactions WHERE product_id = $1 \
+             UNION ALL SELECT acquired_day, COALESCE(acquired_paid_channel, ''), COALESCE(acquired_paid_tags, ''), 0, 0, 1 \
+             FROM identity_profiles WHERE product_id = $1 AND acquired_at IS NOT NULL) AS c \
+             GROUP BY day, channel, tags"
+                .to_owned(),
+            "SELECT day, channel, tags, revenue_rows, revenue_cents, customers FROM paid_touch_days \
+             WHERE product_id = $1 AND (revenue_rows <> 0 OR revenue_cents <> 0 OR customers <> 0)"
+                .to_owned(),
+        ),
+        (
+            "cohort_revenue_days",
+            format!(
+                "SELECT acquired_day, {point}, COUNT(*), SUM(amount_cents) FROM ( \
+                 SELECT p.acquired_day, t.amount_cents, {age} AS age FROM identity_profiles p \
+                 JOIN transactions t ON t.product_id = p.product_id AND t.identity = p.identity \
+                 WHERE p.product_id = $1 AND p.acquired_at IS NOT NULL) AS aged \
+                 WHERE age >= 0 AND age <= {LAST_POINT_DAY} GROUP BY 1, 2"
+            ),
+            "SELECT acquired_day, point_day, rows, cents FROM cohort_revenue_days \
+             WHERE product_id = $1 AND (rows <> 0 OR cents <> 0)"
                 .to_owned(),
         ),
     ];

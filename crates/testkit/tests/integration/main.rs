@@ -50,6 +50,7 @@ mod mail;
 mod mapping_suggestions;
 mod mcp;
 mod openapi;
+mod paid_and_cohort_days_backfill;
 mod paid_touches_backfill;
 mod payback;
 mod policy;
