@@ -83,22 +83,59 @@ fn customer_touches(backend: Backend) -> String {
     )
 }
 
-/// Recomputes the last and paid touch of every revenue row of `identities`.
+/// A revenue row as the daily tables see it: read before the fold writes, or returned by
+/// [`recompute_revenue_touches`] after.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(super) struct RevenueRowTouches {
+    pub identity: String,
+    pub day: String,
+    pub occurred_at: i64,
+    pub amount_cents: i64,
+    pub last_channel: Option<String>,
+    pub paid_channel: Option<String>,
+    pub paid_tags: Option<String>,
+}
+
+/// The columns of [`RevenueRowTouches`] after `identity`.
+pub(super) const REVENUE_ROW_COLUMNS: &str =
+    "day, occurred_at, amount_cents, last_channel, paid_channel, paid_tags";
+
+/// A customer's paid touch before acquisition, as [`recompute_customer_touches`] leaves it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(super) struct CustomerTouch {
+    pub identity: String,
+    pub acquired_day: String,
+    pub acquired_paid_channel: Option<String>,
+    pub acquired_paid_tags: Option<String>,
+}
+
+/// Recomputes the last and paid touch of every revenue row of `identities`; returns every one
+/// of those rows as it now is.
 pub(super) async fn recompute_revenue_touches(
     tx: &mut Tx,
     product_id: &str,
     identities: &BTreeSet<String>,
-) -> StoreResult<()> {
+) -> StoreResult<Vec<RevenueRowTouches>> {
     let update = revenue_touches(tx.backend());
-    update_rows_of(tx, product_id, identities, &update, "transactions", "").await
+    let returning = format!("identity, {REVENUE_ROW_COLUMNS}");
+    update_rows_of(
+        tx,
+        product_id,
+        identities,
+        &update,
+        "transactions",
+        "",
+        &returning,
+    )
+    .await
 }
 
-/// Recomputes the paid touch of `identities` that are customers.
+/// Recomputes the paid touch of `identities` that are customers; returns each of those.
 pub(super) async fn recompute_customer_touches(
     tx: &mut Tx,
     product_id: &str,
     identities: &BTreeSet<String>,
-) -> StoreResult<()> {
+) -> StoreResult<Vec<CustomerTouch>> {
     let update = customer_touches(tx.backend());
     update_rows_of(
         tx,
@@ -110,26 +147,34 @@ pub(super) async fn recompute_customer_touches(
         // every customer of the product per statement instead of probing each identity's key
         // (the fold lost a quarter of its rate).
         " AND +acquired_at IS NOT NULL",
+        "identity, acquired_day, acquired_paid_channel, acquired_paid_tags",
     )
     .await
 }
 
 /// Runs `update` (an `UPDATE {table} SET ...` without `WHERE`) on the rows of `table` of
-/// `identities` that match `filter`. The rows are found as in `moves.rs`: an `IN` list on
-/// SQLite; on PostgreSQL an array probed through a `LATERAL` subquery (the `IN` list's plan
-/// flipped between 0.16 s and 3.5 s for one 20,000-event fold).
-async fn update_rows_of(
+/// `identities` that match `filter`, returning the `returning` columns of each as updated.
+/// The rows are found as in `moves.rs`: an `IN` list on SQLite; on PostgreSQL an array probed
+/// through a `LATERAL` subquery (the `IN` list's plan flipped between 0.16 s and 3.5 s for one
+/// 20,000-event fold).
+async fn update_rows_of<T>(
     tx: &mut Tx,
     product_id: &str,
     identities: &BTreeSet<String>,
     update: &str,
     table: &str,
     filter: &str,
-) -> StoreResult<()> {
+    returning: &str,
+) -> StoreResult<Vec<T>>
+where
+    T: Send + Unpin + for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>,
+    T: for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>,
+{
     if identities.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let identities: Vec<&String> = identities.iter().collect();
+    let mut updated = Vec::new();
     match tx {
         Tx::Sqlite(conn) => {
             for chunk in identities.chunks(CHUNK) {
@@ -143,23 +188,24 @@ async fn update_rows_of(
                 for identity in chunk {
                     list.push_bind(*identity);
                 }
-                query.push(")");
-                query.build().execute(&mut **conn).await?;
+                query.push(format_args!(") RETURNING {returning}"));
+                updated.extend(query.build_query_as().fetch_all(&mut **conn).await?);
             }
         }
         Tx::Postgres(conn) => {
             let sql = format!(
                 "{update} WHERE ctid = ANY(ARRAY(SELECT r.ctid FROM unnest($2::text[]) AS m(identity) \
                  CROSS JOIN LATERAL (SELECT ctid FROM {table} \
-                 WHERE product_id = $1 AND identity = m.identity{filter} OFFSET 0) AS r))"
+                 WHERE product_id = $1 AND identity = m.identity{filter} OFFSET 0) AS r)) \
+                 RETURNING {returning}"
             );
-            sqlx::query(sqlx::AssertSqlSafe(sql))
+            updated = sqlx::query_as(sqlx::AssertSqlSafe(sql))
                 .bind(product_id)
                 .bind(&identities)
                 .persistent(false)
-                .execute(&mut **conn)
+                .fetch_all(&mut **conn)
                 .await?;
         }
     }
-    Ok(())
+    Ok(updated)
 }

@@ -9,7 +9,7 @@ use payback_domain::Timestamp;
 
 use super::emails::Claims;
 use super::moves::{MoveTo, StoredProfile, move_identities};
-use super::report_days::{Contributions, Table};
+use super::report_days::Contributions;
 use super::rollups::{ProfileDelta, upsert_profiles};
 use super::{CHUNK, EventRecord, anonymous_identity, user_identity};
 use crate::Tx;
@@ -126,12 +126,7 @@ pub(super) async fn link_identities(
             .flat_map(|(anonymous, user)| [anonymous_identity(anonymous), user_identity(user)])
             .collect();
         contributions
-            .take_out(
-                tx,
-                product_id,
-                merging.iter().map(String::as_str),
-                &Table::ALL,
-            )
+            .take_out(tx, product_id, merging.iter().map(String::as_str))
             .await?;
         merge_anonymous_into_users(tx, product_id, chunk, now).await?;
     }
@@ -147,9 +142,7 @@ pub(super) async fn link_identities(
         let merging = chunk
             .iter()
             .flat_map(|(email_only, holder)| [email_only.as_str(), holder.as_str()]);
-        contributions
-            .take_out(tx, product_id, merging, &Table::ALL)
-            .await?;
+        contributions.take_out(tx, product_id, merging).await?;
         merge_email_identities(tx, product_id, chunk).await?;
         recompute.extend(chunk.iter().map(|(_, holder)| holder.clone()));
     }

@@ -39,7 +39,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::{Contributions, ProfileState, Table};
+use report_days::{Contributions, RevenueChanges};
 use rollups::RollupChanges;
 pub use writer::IngestWriter;
 
@@ -240,23 +240,23 @@ pub async fn write_batches(
 /// Writes the fold's changes, recomputes the touches credited on the rows of the identities
 /// it touches (`last_touches.rs`), and keeps the daily report tables (`report_days.rs`) for
 /// every one of them not already taken out by a merge: identities new in this fold are summed
-/// from its changes; stored ones from their profiles and daily stage rows read before the
-/// write (one range of the identity index each) and the fold's changes to them. What the
-/// touches decide (their revenue rows' last and paid touch, a customer's paid touch) is taken
-/// out before and read back after by statement, for those that may have any.
+/// from its changes; stored ones from their profiles, daily stage rows and (when the fold may
+/// change what they contribute) revenue rows read before the write (one range of an identity
+/// index each) and the fold's changes to them. Revenue rows and customers whose touches SQL
+/// recomputes come back from the statements that recompute them.
 async fn keep_report_days(
     tx: &mut Tx,
     product_id: &str,
     changes: &RollupChanges,
     recompute: &BTreeSet<String>,
-    mut contributions: Contributions,
+    contributions: Contributions,
 ) -> StoreResult<()> {
-    let untaken: BTreeSet<&str> = changes
+    let followed: BTreeSet<&str> = changes
         .identities()
         .chain(recompute.iter().map(String::as_str))
         .filter(|identity| !contributions.is_taken(identity))
         .collect();
-    let untaken: Vec<&str> = untaken.into_iter().collect();
+    let untaken: Vec<&str> = followed.iter().copied().collect();
     let before = report_days::stored_profiles(tx, product_id, &untaken).await?;
     let new: BTreeSet<String> = untaken
         .iter()
@@ -266,68 +266,34 @@ async fn keep_report_days(
     let stored: Vec<&str> = before.keys().map(String::as_str).collect();
     let stored_rows = report_days::stored_stage_rows(tx, product_id, &stored).await?;
 
-    // Revenue rows: their last and paid touch may change with a new touch (and their first
-    // channel with an earlier first touch, which is a new touch too), their days since
-    // acquisition with an earlier acquisition. Those without revenue rows, stored or in this
-    // fold (most visitors), have nothing to redo.
-    let with_revenue = changes.identities_with_revenue();
+    // A stored identity's revenue rows contribute differently when their touches are
+    // recomputed (a new touch may change the last or paid one, an earlier first touch the
+    // first) or its acquisition moves earlier (their days since it). Those that cannot have
+    // any (most visitors) are not read.
     let acquiring: BTreeSet<&str> = changes.acquiring().collect();
-    let stored_with_revenue: Vec<&ProfileState> = before
+    let revenue_may_change: Vec<&str> = before
         .values()
-        .filter(|profile| {
-            with_revenue.contains(profile.identity.as_str()) || profile.may_have_revenue()
-        })
+        .filter(|profile| profile.may_have_revenue())
+        .map(|profile| profile.identity.as_str())
+        .filter(|identity| recompute.contains(*identity) || acquiring.contains(identity))
         .collect();
-    let touches_may_change = stored_with_revenue
-        .iter()
-        .filter(|profile| recompute.contains(&profile.identity))
-        .map(|profile| profile.identity.as_str());
-    contributions
-        .take_out(
-            tx,
-            product_id,
-            touches_may_change,
-            &[Table::Revenue, Table::PaidRevenue],
-        )
-        .await?;
-    let new_with_revenue = with_revenue
-        .iter()
-        .copied()
-        .filter(|identity| new.contains(*identity));
-    contributions.put_back_later(new_with_revenue, &[Table::PaidRevenue]);
-    let (cohort_was, cohort_later): (Vec<&ProfileState>, Vec<&ProfileState>) = stored_with_revenue
-        .iter()
-        .copied()
-        .filter(|profile| {
-            let identity = profile.identity.as_str();
-            with_revenue.contains(identity) || acquiring.contains(identity)
-        })
-        .partition(|profile| profile.acquired_at.is_some());
-    contributions
-        .take_out(
-            tx,
-            product_id,
-            cohort_was.iter().map(|profile| profile.identity.as_str()),
-            &[Table::CohortRevenue],
-        )
-        .await?;
-    contributions.put_back_later(
-        cohort_later.iter().map(|profile| profile.identity.as_str()),
-        &[Table::CohortRevenue],
-    );
+    let rows_before = report_days::stored_revenue_rows(tx, product_id, &revenue_may_change).await?;
 
-    // Customers: the paid touch before acquisition changes only when the identity merges, is
-    // acquired (earlier), or gains a paid touch; most visits do none of these, and most
-    // visitors are no customers before the fold or after it.
+    // A customer's paid touch before acquisition changes only when it merges, is acquired
+    // (earlier), or gains a paid touch; most visits do none of these, and most visitors are
+    // no customers before the fold or after it.
     let paid_touch: BTreeSet<&str> = changes.identities_with_paid_touch().collect();
-    let customers: BTreeSet<String> = untaken
+    let was_customer = |identity: &str| {
+        before
+            .get(identity)
+            .is_some_and(|profile| profile.acquired_at.is_some())
+    };
+    let customers: BTreeSet<String> = followed
         .iter()
         .copied()
         .filter(|identity| {
-            let was_customer = before
-                .get(*identity)
-                .is_some_and(|profile| profile.acquired_at.is_some());
-            acquiring.contains(identity) || (was_customer && paid_touch.contains(identity))
+            acquiring.contains(identity)
+                || (was_customer(identity) && paid_touch.contains(identity))
         })
         .chain(
             recompute
@@ -337,27 +303,25 @@ async fn keep_report_days(
         )
         .map(str::to_owned)
         .collect();
-    let (customers_were, customers_new): (Vec<&str>, Vec<&str>) = customers
-        .iter()
-        .map(String::as_str)
-        .filter(|identity| !contributions.is_taken(identity))
-        .partition(|identity| {
-            before
-                .get(*identity)
-                .is_some_and(|profile| profile.acquired_at.is_some())
-        });
-    contributions
-        .take_out(tx, product_id, customers_were, &[Table::PaidCustomers])
-        .await?;
-    contributions.put_back_later(customers_new, &[Table::PaidCustomers]);
 
     changes.write(tx, product_id).await?;
-    last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
-    last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
+    let rows_after = last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
+    let customers_after =
+        last_touches::recompute_customer_touches(tx, product_id, &customers).await?;
 
     contributions.put_back(tx, product_id).await?;
     let mut sums = changes.daily_sums(&new);
     changes.add_stored(&mut sums, &before, stored_rows);
+    let revenue = RevenueChanges {
+        profiles_before: &before,
+        rows_before,
+        rows_after,
+        recomputed: recompute,
+        customers_after,
+    };
+    revenue.add_to(&mut sums, &followed, |identity, was| {
+        changes.profile_after(identity, was)
+    });
     sums.add_to_tables(tx, product_id).await
 }
 

@@ -36,14 +36,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::last_touches::{CustomerTouch, REVENUE_ROW_COLUMNS, RevenueRowTouches};
 use super::rollups::{KeyValue, ProfileDelta, add_to_counters};
 use crate::Tx;
 use crate::error::StoreResult;
-use crate::reports::payback::{LAST_POINT_DAY, cohort_age_sql, cohort_point_sql};
+use crate::reports::payback::{
+    LAST_POINT_DAY, cohort_age_days, cohort_age_sql, cohort_point, cohort_point_sql,
+};
 
-/// What an identity contributes to the daily tables, one statement each ([`statement`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Table {
+/// What an identity contributes to the daily tables, one statement each ([`statement`]),
+/// taken out and put back by [`Contributions`] when it merges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Table {
     /// `stage_channel_days`: its daily stage rows under its first touch.
     StageChannel,
     /// `identity_days`: its profile's day last seen and day acquired.
@@ -61,8 +65,8 @@ pub(super) enum Table {
 }
 
 impl Table {
-    /// Everything: what a merge moves.
-    pub(super) const ALL: [Table; 7] = [
+    /// Every table: a merge moves all of an identity's rows.
+    const ALL: [Table; 7] = [
         Table::StageChannel,
         Table::Identity,
         Table::CustomerTotals,
@@ -73,67 +77,45 @@ impl Table {
     ];
 }
 
-/// The identities whose contributions a fold has taken out, per table, to put back when it
-/// ends.
+/// The identities whose whole contributions a fold has taken out (they merge), to put back
+/// when it ends.
 #[derive(Debug, Default)]
 pub(super) struct Contributions {
-    out: BTreeMap<Table, BTreeSet<String>>,
+    taken: BTreeSet<String>,
 }
 
 impl Contributions {
-    /// Whether the identity's whole contribution is out (it merged), to be put back by
-    /// [`Self::put_back`].
+    /// Whether the identity's contribution is out, to be put back by [`Self::put_back`].
     pub(super) fn is_taken(&self, identity: &str) -> bool {
-        Table::ALL.iter().all(|table| {
-            self.out
-                .get(table)
-                .is_some_and(|out| out.contains(identity))
-        })
+        self.taken.contains(identity)
     }
 
-    /// Takes the contributions of those of `identities` not out yet out of `tables`. Call
+    /// Takes the contributions of those of `identities` not taken yet out of every table. Call
     /// before the first statement that changes any of their rows.
     pub(super) async fn take_out<'a>(
         &mut self,
         tx: &mut Tx,
         product_id: &str,
         identities: impl IntoIterator<Item = &'a str>,
-        tables: &[Table],
     ) -> StoreResult<()> {
         // A set: an identity named twice is taken out once.
-        let identities: BTreeSet<&str> = identities.into_iter().collect();
-        for table in tables {
-            let out = self.out.entry(*table).or_default();
-            let fresh: Vec<&str> = identities
-                .iter()
-                .copied()
-                .filter(|identity| !out.contains(*identity))
-                .collect();
-            apply(tx, product_id, &fresh, -1, *table).await?;
-            out.extend(fresh.into_iter().map(str::to_owned));
+        let fresh: BTreeSet<&str> = identities
+            .into_iter()
+            .filter(|identity| !self.taken.contains(*identity))
+            .collect();
+        let fresh: Vec<&str> = fresh.into_iter().collect();
+        for table in Table::ALL {
+            apply(tx, product_id, &fresh, -1, table).await?;
         }
+        self.taken.extend(fresh.into_iter().map(str::to_owned));
         Ok(())
-    }
-
-    /// Marks `identities`, which contribute nothing to `tables` yet (nothing of theirs there
-    /// is stored), to be added by [`Self::put_back`] as the fold leaves their rows.
-    pub(super) fn put_back_later<'a>(
-        &mut self,
-        identities: impl IntoIterator<Item = &'a str>,
-        tables: &[Table],
-    ) {
-        let identities: Vec<&str> = identities.into_iter().collect();
-        for table in tables {
-            let out = self.out.entry(*table).or_default();
-            out.extend(identities.iter().map(|identity| (*identity).to_owned()));
-        }
     }
 
     /// Adds the contributions of every identity taken out, as their rows are now.
     pub(super) async fn put_back(self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
-        for (table, identities) in &self.out {
-            let identities: Vec<&str> = identities.iter().map(String::as_str).collect();
-            apply(tx, product_id, &identities, 1, *table).await?;
+        let taken: Vec<&str> = self.taken.iter().map(String::as_str).collect();
+        for table in Table::ALL {
+            apply(tx, product_id, &taken, 1, table).await?;
         }
         Ok(())
     }
@@ -503,9 +485,34 @@ pub(super) struct ProfileState {
     pub acquired_at: Option<i64>,
     pub acquired_day: Option<String>,
     pub revenue_cents: i64,
+    /// The paid touch before acquisition, which SQL recomputes (`last_touches.rs`): read
+    /// before the fold, never derived from its delta.
+    pub acquired_paid_channel: Option<String>,
+    pub acquired_paid_tags: Option<String>,
 }
 
 impl ProfileState {
+    /// The profile `upsert_profiles` inserts for an identity new in this fold.
+    pub(super) fn new_from(identity: &str, delta: &ProfileDelta) -> ProfileState {
+        ProfileState {
+            identity: identity.to_owned(),
+            first_seen_at: delta.first_seen_at,
+            last_seen_at: Some(delta.last_seen_at),
+            first_touch_at: delta.first_touch.as_ref().map(|(at, _)| *at),
+            first_channel: delta
+                .first_touch
+                .as_ref()
+                .map(|(_, channel)| channel.clone()),
+            acquired_at: delta.acquired_at,
+            acquired_day: delta
+                .acquired_at
+                .map(|at| payback_domain::Timestamp::from_millis(at).day()),
+            revenue_cents: delta.revenue_cents,
+            acquired_paid_channel: None,
+            acquired_paid_tags: None,
+        }
+    }
+
     /// The profile after `upsert_profiles` merges `delta` into it: each field as that
     /// statement's `CASE` decides it, against the stored values.
     pub(super) fn absorbing(&self, delta: &ProfileDelta) -> ProfileState {
@@ -557,6 +564,134 @@ impl ProfileState {
             sums.customers[1] += sign * self.revenue_cents;
         }
     }
+
+    /// What its revenue `rows` (all of them) contribute to `revenue_days` (under its first
+    /// touch and each row's last), `paid_touch_days` (under each row's paid touch) and, if a
+    /// customer, `cohort_revenue_days`, added `sign` times: what the take-out statements of
+    /// [`Table::Revenue`], [`Table::PaidRevenue`] and [`Table::CohortRevenue`] sum in SQL.
+    pub(super) fn add_revenue_rows(
+        &self,
+        sums: &mut DailySums,
+        rows: &[&RevenueRowTouches],
+        sign: i64,
+    ) {
+        let first = self.first_channel.clone().unwrap_or_default();
+        for row in rows {
+            let last = row.last_channel.clone().unwrap_or_else(|| first.clone());
+            let revenue = sums
+                .revenue
+                .entry((row.day.clone(), first.clone(), last, true))
+                .or_default();
+            revenue[0] += sign;
+            revenue[1] += sign * row.amount_cents;
+            let paid = sums
+                .paid
+                .entry((
+                    row.day.clone(),
+                    row.paid_channel.clone().unwrap_or_default(),
+                    row.paid_tags.clone().unwrap_or_default(),
+                ))
+                .or_default();
+            paid[0] += sign;
+            paid[1] += sign * row.amount_cents;
+            if let (Some(acquired_at), Some(acquired_day)) = (self.acquired_at, &self.acquired_day)
+                && let Some(point) = cohort_point(cohort_age_days(row.occurred_at, acquired_at))
+            {
+                let cohort = sums
+                    .cohort
+                    .entry((acquired_day.clone(), point))
+                    .or_default();
+                cohort[0] += sign;
+                cohort[1] += sign * row.amount_cents;
+            }
+        }
+    }
+
+    /// Its acquisition, if a customer, under its paid touch before it (`paid_touch_days`),
+    /// added `sign` times.
+    pub(super) fn add_paid_customer(&self, sums: &mut DailySums, sign: i64) {
+        if let (Some(_), Some(day)) = (self.acquired_at, &self.acquired_day) {
+            let key = (
+                day.clone(),
+                self.acquired_paid_channel.clone().unwrap_or_default(),
+                self.acquired_paid_tags.clone().unwrap_or_default(),
+            );
+            sums.paid.entry(key).or_default()[2] += sign;
+        }
+    }
+}
+
+/// What the fold changes in `revenue_days`, `paid_touch_days` and `cohort_revenue_days` for the
+/// identities it does not merge, summed in memory: each identity's revenue rows as they were
+/// (`rows_before`, read before the write, under its profile before) out, and as they are
+/// (`rows_after`, returned by the recomputation of their touches, under its profile after) in;
+/// an identity whose touches were not recomputed (`recomputed`) but whose acquisition moved
+/// keeps its rows. Customers whose paid touch was recomputed (`customers_after`) move from
+/// their paid touch before to the one after.
+pub(super) struct RevenueChanges<'a> {
+    pub profiles_before: &'a BTreeMap<String, ProfileState>,
+    pub rows_before: Vec<RevenueRowTouches>,
+    pub rows_after: Vec<RevenueRowTouches>,
+    pub recomputed: &'a BTreeSet<String>,
+    pub customers_after: Vec<CustomerTouch>,
+}
+
+impl RevenueChanges<'_> {
+    /// Adds the changes of the identities `followed` (those not merged), with `profile_after`
+    /// giving each one's profile as the fold leaves it.
+    pub(super) fn add_to(
+        &self,
+        sums: &mut DailySums,
+        followed: &BTreeSet<&str>,
+        profile_after: impl Fn(&str, Option<&ProfileState>) -> Option<ProfileState>,
+    ) {
+        let before = by_identity(&self.rows_before, followed);
+        let after = by_identity(&self.rows_after, followed);
+        let identities: BTreeSet<&str> = before.keys().chain(after.keys()).copied().collect();
+        for identity in identities {
+            let was = self.profiles_before.get(identity);
+            let rows_was = before.get(identity).map(Vec::as_slice).unwrap_or_default();
+            if let Some(was) = was {
+                was.add_revenue_rows(sums, rows_was, -1);
+            }
+            let rows_now = if self.recomputed.contains(identity) {
+                after.get(identity).map(Vec::as_slice).unwrap_or_default()
+            } else {
+                rows_was
+            };
+            if let Some(now) = profile_after(identity, was) {
+                now.add_revenue_rows(sums, rows_now, 1);
+            }
+        }
+        for customer in &self.customers_after {
+            if !followed.contains(customer.identity.as_str()) {
+                continue;
+            }
+            if let Some(was) = self.profiles_before.get(&customer.identity) {
+                was.add_paid_customer(sums, -1);
+            }
+            let key = (
+                customer.acquired_day.clone(),
+                customer.acquired_paid_channel.clone().unwrap_or_default(),
+                customer.acquired_paid_tags.clone().unwrap_or_default(),
+            );
+            sums.paid.entry(key).or_default()[2] += 1;
+        }
+    }
+}
+
+/// The `rows` of the identities `followed`, by identity.
+fn by_identity<'r>(
+    rows: &'r [RevenueRowTouches],
+    followed: &BTreeSet<&str>,
+) -> BTreeMap<&'r str, Vec<&'r RevenueRowTouches>> {
+    let mut grouped: BTreeMap<&str, Vec<&RevenueRowTouches>> = BTreeMap::new();
+    for row in rows {
+        if followed.contains(row.identity.as_str()) {
+            grouped.entry(row.identity.as_str()).or_default().push(row);
+        }
+    }
+    grouped
 }
 
 /// The stored profiles of `identities` (those without one have no rows of their own: every
@@ -572,13 +707,32 @@ pub(super) async fn stored_profiles(
         identities,
         "identity_profiles",
         "",
-        "first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, acquired_day, revenue_cents",
+        "first_seen_at, last_seen_at, first_touch_at, first_channel, acquired_at, acquired_day, revenue_cents, \
+         acquired_paid_channel, acquired_paid_tags",
     )
     .await?;
     Ok(rows
         .into_iter()
         .map(|row| (row.identity.clone(), row))
         .collect())
+}
+
+/// Every stored revenue row of `identities`, with its touches: one range of the identity
+/// index each.
+pub(super) async fn stored_revenue_rows(
+    tx: &mut Tx,
+    product_id: &str,
+    identities: &[&str],
+) -> StoreResult<Vec<RevenueRowTouches>> {
+    rows_of(
+        tx,
+        product_id,
+        identities,
+        "transactions",
+        "INDEXED BY transactions_by_identity",
+        REVENUE_ROW_COLUMNS,
+    )
+    .await
 }
 
 /// A stored daily identity row (`stage_identity_days`) of an identity the fold touches.

@@ -9,7 +9,6 @@ use super::report_days::{DailySums, ProfileState, StoredStageRow};
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
-use crate::reports::payback::{cohort_age_days, cohort_point};
 
 /// Per-identity changes a batch brings, merged into `identity_profiles` with one upsert.
 #[derive(Debug, Clone)]
@@ -179,14 +178,6 @@ impl RollupChanges {
         self.recompute.iter().cloned()
     }
 
-    /// Identities this fold brings revenue rows for.
-    pub(super) fn identities_with_revenue(&self) -> BTreeSet<&str> {
-        self.revenue
-            .iter()
-            .filter_map(|row| row.identity.as_deref())
-            .collect()
-    }
-
     /// Identities this fold brings a paid touch (a `paid_*` channel) for.
     pub(super) fn identities_with_paid_touch(&self) -> impl Iterator<Item = &str> + '_ {
         self.touches
@@ -235,8 +226,8 @@ impl RollupChanges {
     /// rows made it (`before`, `stored_rows`) out, and as this fold leaves them (the profile
     /// absorbing the fold's delta, the stored rows plus this fold's) in. Whatever the fold did
     /// (a new day, a later latest day, a first touch moving to another channel) is the
-    /// difference; what it left alone nets to zero. Revenue rows are read back from the store
-    /// instead (`Table::Revenue` and the other tables their touches decide).
+    /// difference; what it left alone nets to zero. Revenue rows and paid touches are
+    /// followed apart (`report_days::add_revenue_changes`).
     pub(super) fn add_stored(
         &self,
         sums: &mut DailySums,
@@ -258,9 +249,8 @@ impl RollupChanges {
         let fold_rows = self.stage_rows_by_identity();
         for (identity, was) in before {
             let now = self
-                .profiles
-                .get(identity)
-                .map_or_else(|| was.clone(), |delta| was.absorbing(delta));
+                .profile_after(identity, Some(was))
+                .unwrap_or_else(|| was.clone());
             was.add_to(sums, -1);
             now.add_to(sums, 1);
             let rows = stored.remove(identity).unwrap_or_default();
@@ -283,106 +273,58 @@ impl RollupChanges {
         }
     }
 
+    /// The identity's profile as this fold leaves it: `before` (its stored profile, if any)
+    /// absorbing this fold's delta. `None` for an identity with neither.
+    pub(super) fn profile_after(
+        &self,
+        identity: &str,
+        before: Option<&ProfileState>,
+    ) -> Option<ProfileState> {
+        let delta = self.profiles.get(identity);
+        match (before, delta) {
+            (Some(was), Some(delta)) => Some(was.absorbing(delta)),
+            (Some(was), None) => Some(was.clone()),
+            (None, Some(delta)) => Some(ProfileState::new_from(identity, delta)),
+            (None, None) => None,
+        }
+    }
+
     /// What the identities of `new` (none of whose rows were stored before this fold, and none
     /// merged in it) and the revenue rows without an identity add to the daily report tables,
     /// from this fold's changes alone: the same sums `report_days.rs` reads back from the
     /// stored rows for the other identities (`TestApp::assert_report_days_exact` holds both to
-    /// a recomputation).
+    /// a recomputation). Their revenue rows, whose touches SQL picks, are added from what it
+    /// returns instead (`report_days::add_revenue_changes`).
     pub(super) fn daily_sums(&self, new: &BTreeSet<String>) -> DailySums {
         let mut sums = DailySums::default();
-        let channel_of = |identity: &str| -> String {
-            self.profiles
-                .get(identity)
-                .and_then(|profile| profile.first_touch.as_ref())
-                .map_or_else(String::new, |(_, channel)| channel.clone())
-        };
         for (identity, rows) in self.stage_rows_by_identity() {
-            if new.contains(identity) {
-                add_stage_rows(&mut sums, &rows, &channel_of(identity), 1);
-            }
-        }
-        for (identity, profile) in &self.profiles {
             if !new.contains(identity) {
                 continue;
             }
-            let channel = channel_of(identity);
-            let seen_day = Timestamp::from_millis(profile.last_seen_at).day();
-            sums.identity
-                .entry((seen_day, channel.clone()))
-                .or_default()[0] += 1;
-            if let Some(acquired_at) = profile.acquired_at {
-                let row = sums
-                    .identity
-                    .entry((Timestamp::from_millis(acquired_at).day(), channel))
-                    .or_default();
-                row[1] += 1;
-                row[2] += profile.revenue_cents;
-                sums.customers[0] += 1;
-                sums.customers[1] += profile.revenue_cents;
+            let channel = self
+                .profiles
+                .get(identity)
+                .and_then(|profile| profile.first_touch.as_ref())
+                .map_or("", |(_, channel)| channel.as_str());
+            add_stage_rows(&mut sums, &rows, channel, 1);
+        }
+        for (identity, delta) in &self.profiles {
+            if new.contains(identity) {
+                ProfileState::new_from(identity, delta).add_to(&mut sums, 1);
             }
         }
-        let mut touches_of: BTreeMap<&str, Vec<&Touch>> = BTreeMap::new();
-        for touch in &self.touches {
-            if new.contains(&touch.identity) {
-                touches_of.entry(&touch.identity).or_default().push(touch);
-            }
-        }
-        for revenue in &self.revenue {
-            let key = match &revenue.identity {
-                None => (revenue.day.clone(), String::new(), String::new(), false),
-                Some(identity) if new.contains(identity) => {
-                    let first = channel_of(identity);
-                    // The identity's latest touch at or before the row, as `LAST_TOUCH` picks
-                    // it: every touch of a new identity is in this fold.
-                    let last = touches_of
-                        .get(identity.as_str())
-                        .into_iter()
-                        .flatten()
-                        .filter(|t| t.occurred_at <= revenue.occurred_at)
-                        .max_by_key(|t| (t.occurred_at, t.event_id))
-                        .map_or_else(|| first.clone(), |t| t.channel.clone());
-                    (revenue.day.clone(), first, last, true)
-                }
-                Some(_) => continue,
-            };
+        // No identity: no touch, and never another identity later.
+        for revenue in self.revenue.iter().filter(|row| row.identity.is_none()) {
+            let key = (revenue.day.clone(), String::new(), String::new(), false);
             let row = sums.revenue.entry(key).or_default();
             row[0] += 1;
             row[1] += revenue.amount_cents;
-            match &revenue.identity {
-                // No identity, no paid touch.
-                None => {
-                    let row = sums
-                        .paid
-                        .entry((revenue.day.clone(), String::new(), String::new()))
-                        .or_default();
-                    row[0] += 1;
-                    row[1] += revenue.amount_cents;
-                }
-                // A new identity's acquisition is in this fold too (its paid touches are read
-                // back instead: `Table::PaidRevenue`).
-                Some(identity) => {
-                    let acquired_at = self
-                        .profiles
-                        .get(identity)
-                        .and_then(|profile| profile.acquired_at);
-                    if let Some(acquired_at) = acquired_at {
-                        add_cohort_revenue(&mut sums, revenue, acquired_at);
-                    }
-                }
-            }
+            let key = (revenue.day.clone(), String::new(), String::new());
+            let row = sums.paid.entry(key).or_default();
+            row[0] += 1;
+            row[1] += revenue.amount_cents;
         }
         sums
-    }
-}
-
-/// Adds a revenue row of a customer acquired at `acquired_at` to its cohort curve's point.
-fn add_cohort_revenue(sums: &mut DailySums, revenue: &RevenueRow, acquired_at: i64) {
-    let age = cohort_age_days(revenue.occurred_at, acquired_at);
-    if let Some(point) = cohort_point(age) {
-        let acquired_day = Timestamp::from_millis(acquired_at).day();
-        let row = sums.cohort.entry((acquired_day, point)).or_default();
-        row[0] += 1;
-        row[1] += revenue.amount_cents;
     }
 }
 
