@@ -97,17 +97,17 @@ async fn cohorts(state: &AppState, product_id: &str, now: Timestamp) -> ApiResul
     let first = this_week.minus_millis((COHORT_WEEKS - 1) * WEEK_MS);
     let end = this_week.plus_millis(WEEK_MS);
     let week_of = |at: Timestamp| ((at.millis() - first.millis()).div_euclid(WEEK_MS)) as usize;
+    let week_of_day = |day: &str| Timestamp::parse_day(day).map(week_of);
 
     let mut spend = vec![0_i64; COHORT_WEEKS as usize];
     let last_day = end.minus_millis(1).day();
     for (day, cents) in
         payback::spend_by_day(&state.store, product_id, &first.day(), &last_day).await?
     {
-        if let Some(week) = Timestamp::parse_day(&day).and_then(|at| spend.get_mut(week_of(at))) {
+        if let Some(week) = week_of_day(&day).and_then(|week| spend.get_mut(week)) {
             *week += cents;
         }
     }
-    let week_of_day = |day: &str| Timestamp::parse_day(day).map(week_of);
     let mut customers = vec![0_i64; COHORT_WEEKS as usize];
     for (day, count) in
         payback::customers_by_day(&state.store, product_id, &first.day(), &last_day).await?
