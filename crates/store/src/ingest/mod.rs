@@ -15,8 +15,9 @@
 //!    the last paid touch before acquisition of those that are customers, are recomputed
 //!    (`last_touches.rs`), so events arriving out of order or identities merging never leave
 //!    a stale one;
-//! 6. the daily report tables get back the contributions of every identity the fold changed,
-//!    taken out before its first change (`report_days.rs`).
+//! 6. the daily report tables follow every identity the fold changed: its contribution as its
+//!    rows were (read before the write, or for a merge taken out before it) out, as they are
+//!    now in (`report_days.rs`).
 
 mod emails;
 pub mod failures;

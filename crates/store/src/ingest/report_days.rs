@@ -14,22 +14,22 @@
 //!
 //! - New in this fold (a first visit, most identities): nothing of theirs is stored, and
 //!   everything they contribute is in the fold's own changes, summed in memory ([`DailySums`],
-//!   from `rollups.rs`), except what their paid touches decide, which SQL picks
-//!   (`last_touches.rs`) and [`Contributions::put_back`] reads back.
-//! - Stored, and not merged in this fold: its profile and daily stage rows are read before the
-//!   fold writes ([`stored_profiles`], [`stored_stage_rows`]); its contribution as they were
-//!   goes out and as the fold leaves them goes in, both in memory, so only the difference is
-//!   written. What its revenue rows and acquisition contribute, when the fold may change it
-//!   (their touches are recomputed in SQL), is taken out and put back by statement
-//!   ([`Contributions`]), and only when it may have any.
+//!   from `rollups.rs`).
+//! - Stored, and not merged in this fold: its profile and daily stage rows, and its revenue rows
+//!   when the fold may change what they contribute, are read before the fold writes
+//!   ([`stored_profiles`], [`stored_stage_rows`], [`stored_revenue_rows`]); its contribution as
+//!   they were goes out and as the fold leaves them goes in, both in memory, so only the
+//!   difference is written.
 //! - Merged into a user or an email's holder: its rows move in SQL (`moves.rs`), so its whole
 //!   contribution is taken out before the first statement that changes its rows
 //!   ([`Contributions::take_out`]) and put back once after the last
 //!   ([`Contributions::put_back`]): two set-based statements per table per fold.
 //!
-//! Every way ends in one grouped upsert per table ([`DailySums::add_to_tables`]). Revenue rows
-//! without an identity never change after they are written, so they are added as they are
-//! inserted.
+//! The touches a revenue row or a customer is credited to are picked in SQL
+//! (`last_touches.rs`); the statements that set them return the rows as they leave them, which
+//! is what the first two ways add back ([`RevenueChanges`]). Every way ends in one grouped
+//! upsert per table ([`DailySums::add_to_tables`]). Revenue rows without an identity never
+//! change after they are written, so they are added as they are inserted.
 //!
 //! Triggers did this before (migration 0023 says why they went). `reports::report_days`
 //! recomputes every table from the rows it sums, which the tests compare against.
