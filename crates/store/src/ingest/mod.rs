@@ -30,7 +30,7 @@ mod report_days;
 mod rollups;
 mod writer;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use payback_domain::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,7 @@ use crate::error::StoreResult;
 pub(crate) use keys::backfill as backfill_dedupe_keys;
 pub use keys::dedupe_key;
 use links::link_identities;
-use report_days::{Contributions, RevenueChanges};
+use report_days::{Contributions, ProfileState, RevenueChanges};
 use rollups::RollupChanges;
 pub use writer::IngestWriter;
 
@@ -280,30 +280,7 @@ async fn keep_report_days(
         .collect();
     let rows_before = report_days::stored_revenue_rows(tx, product_id, &revenue_may_change).await?;
 
-    // A customer's paid touch before acquisition changes only when it merges, is acquired
-    // (earlier), or gains a paid touch; most visits do none of these, and most visitors are
-    // no customers before the fold or after it.
-    let paid_touch: BTreeSet<&str> = changes.identities_with_paid_touch().collect();
-    let was_customer = |identity: &str| {
-        before
-            .get(identity)
-            .is_some_and(|profile| profile.acquired_at.is_some())
-    };
-    let customers: BTreeSet<String> = followed
-        .iter()
-        .copied()
-        .filter(|identity| {
-            acquiring.contains(identity)
-                || (was_customer(identity) && paid_touch.contains(identity))
-        })
-        .chain(
-            recompute
-                .iter()
-                .map(String::as_str)
-                .filter(|identity| contributions.is_taken(identity)),
-        )
-        .map(str::to_owned)
-        .collect();
+    let customers = customers_to_recompute(changes, recompute, &contributions, &followed, &before);
 
     changes.write(tx, product_id).await?;
     let rows_after = last_touches::recompute_revenue_touches(tx, product_id, recompute).await?;
@@ -324,6 +301,39 @@ async fn keep_report_days(
         changes.profile_after(identity, was)
     });
     sums.add_to_tables(tx, product_id).await
+}
+
+/// The identities whose paid touch before acquisition the fold must recompute. It changes
+/// only when the identity merges, is acquired (earlier), or gains a paid touch; most visits
+/// do none of these, and most visitors are no customers before the fold or after it.
+fn customers_to_recompute(
+    changes: &RollupChanges,
+    recompute: &BTreeSet<String>,
+    contributions: &Contributions,
+    followed: &BTreeSet<&str>,
+    before: &BTreeMap<String, ProfileState>,
+) -> BTreeSet<String> {
+    let acquiring: BTreeSet<&str> = changes.acquiring().collect();
+    let paid_touch: BTreeSet<&str> = changes.identities_with_paid_touch().collect();
+    let was_customer = |identity: &str| {
+        before
+            .get(identity)
+            .is_some_and(|profile| profile.acquired_at.is_some())
+    };
+    let merged = recompute
+        .iter()
+        .map(String::as_str)
+        .filter(|identity| contributions.is_taken(identity));
+    followed
+        .iter()
+        .copied()
+        .filter(|identity| {
+            acquiring.contains(identity)
+                || (was_customer(identity) && paid_touch.contains(identity))
+        })
+        .chain(merged)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Takes the product's ingest lock until the transaction ends. Batches of one product upsert
