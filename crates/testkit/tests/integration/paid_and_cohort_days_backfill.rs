@@ -175,16 +175,12 @@ async fn paid_and_cohort_days_are_kept_by_the_fold_and_filled_by_migration_0025(
     ];
     let mut expected_cohorts = expected_cohorts;
     expected_cohorts.sort();
-    assert_eq!(
+    let expected = (expected_paid, expected_cohorts);
+    let tables = (
         paid_touch_days(&app, &product_id).await,
-        expected_paid,
-        "kept by the fold"
-    );
-    assert_eq!(
         cohort_revenue_days(&app, &product_id).await,
-        expected_cohorts,
-        "kept by the fold"
     );
+    assert_eq!(tables, expected, "kept by the fold");
 
     // As stored before 0025: no such tables. The migration fills them the same way.
     for statement in [
@@ -195,16 +191,11 @@ async fn paid_and_cohort_days_are_kept_by_the_fold_and_filled_by_migration_0025(
         app.sql_execute(statement, &[]).await;
     }
     app.state.store.migrate().await.unwrap();
-    assert_eq!(
+    let tables = (
         paid_touch_days(&app, &product_id).await,
-        expected_paid,
-        "filled by 0025"
-    );
-    assert_eq!(
         cohort_revenue_days(&app, &product_id).await,
-        expected_cohorts,
-        "filled by 0025"
     );
+    assert_eq!(tables, expected, "filled by 0025");
     app.assert_report_days_exact().await;
 }
 
