@@ -355,6 +355,22 @@ pub(super) struct DailySums {
 }
 
 impl DailySums {
+    /// Adds `sign` customers acquired on `day` under their paid touch `(channel, tags)`
+    /// (`None`: none) to `paid_touch_days`.
+    fn add_paid_customer(
+        &mut self,
+        day: &str,
+        (channel, tags): (&Option<String>, &Option<String>),
+        sign: i64,
+    ) {
+        let key = (
+            day.to_owned(),
+            channel.clone().unwrap_or_default(),
+            tags.clone().unwrap_or_default(),
+        );
+        self.paid.entry(key).or_default()[2] += sign;
+    }
+
     /// Adds the sums to the daily tables: one multi-row upsert per table ([`counter_rows`]).
     pub(super) async fn add_to_tables(&self, tx: &mut Tx, product_id: &str) -> StoreResult<()> {
         let stage_rows = counter_rows(&self.stage_channel, |(day, stage, channel)| {
@@ -611,12 +627,8 @@ impl ProfileState {
     /// added `sign` times.
     pub(super) fn add_paid_customer(&self, sums: &mut DailySums, sign: i64) {
         if let (Some(_), Some(day)) = (self.acquired_at, &self.acquired_day) {
-            let key = (
-                day.clone(),
-                self.acquired_paid_channel.clone().unwrap_or_default(),
-                self.acquired_paid_tags.clone().unwrap_or_default(),
-            );
-            sums.paid.entry(key).or_default()[2] += sign;
+            let touch = (&self.acquired_paid_channel, &self.acquired_paid_tags);
+            sums.add_paid_customer(day, touch, sign);
         }
     }
 }
@@ -670,12 +682,11 @@ impl RevenueChanges<'_> {
             if let Some(was) = self.profiles_before.get(&customer.identity) {
                 was.add_paid_customer(sums, -1);
             }
-            let key = (
-                customer.acquired_day.clone(),
-                customer.acquired_paid_channel.clone().unwrap_or_default(),
-                customer.acquired_paid_tags.clone().unwrap_or_default(),
+            let touch = (
+                &customer.acquired_paid_channel,
+                &customer.acquired_paid_tags,
             );
-            sums.paid.entry(key).or_default()[2] += 1;
+            sums.add_paid_customer(&customer.acquired_day, touch, 1);
         }
     }
 }
