@@ -2,7 +2,7 @@
 //! `{"error": "..."}` (plus `policy_code` on 422); 500s never carry internals.
 
 use axum::Json;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use payback_domain::policy::PolicyRefusal;
 use payback_store::StoreError;
@@ -26,8 +26,13 @@ pub enum ApiError {
     PayloadTooLarge(String),
     #[error("{0}")]
     UnsupportedMediaType(String),
-    #[error("{0}")]
-    TooManyRequests(String),
+    /// Over a rate limit: 429 with `Retry-After` (RFC 6585), whole seconds until a request
+    /// passes again, so a client can back off without guessing.
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("{0}")]
     ServiceUnavailable(String),
     /// A vendor or a customer's database needed to answer the request did not (502).
@@ -71,7 +76,7 @@ impl ApiError {
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::TooManyRequests(_) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
             ApiError::PolicyRefused(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -120,10 +125,19 @@ impl IntoResponse for ApiError {
         } else {
             self.to_string()
         };
+        let retry_after = match &self {
+            ApiError::TooManyRequests {
+                retry_after_secs, ..
+            } => Some(retry_after_secs.to_string()),
+            _ => None,
+        };
         let body = ErrorBody {
             error: message,
             policy_code,
         };
-        (status, Json(body)).into_response()
+        match retry_after {
+            Some(seconds) => (status, [(header::RETRY_AFTER, seconds)], Json(body)).into_response(),
+            None => (status, Json(body)).into_response(),
+        }
     }
 }

@@ -204,11 +204,16 @@ impl AddressLimit {
 
 fn too_many_from_address(err: GovernorError, per_minute: u32) -> Response<Body> {
     match err {
-        GovernorError::TooManyRequests { wait_time, .. } => ApiError::TooManyRequests(format!(
-            "too many requests from this address: at most {per_minute} per minute; try again in {} s",
-            wait_time.max(1)
-        ))
-        .into_response(),
+        GovernorError::TooManyRequests { wait_time, .. } => {
+            let wait = wait_time.max(1);
+            ApiError::TooManyRequests {
+                message: format!(
+                    "too many requests from this address: at most {per_minute} per minute; try again in {wait} s"
+                ),
+                retry_after_secs: wait,
+            }
+            .into_response()
+        }
         other => ApiError::internal(other).into_response(),
     }
 }
@@ -293,22 +298,28 @@ impl Limiters {
     /// Counts a login attempt at `email` (already normalized), failed or not, from any
     /// address: guessing one account's password from many addresses meets this limit.
     pub fn check_login_email(&self, email: &str) -> ApiResult<()> {
-        self.login_email.check(email).map_err(|wait| {
-            ApiError::TooManyRequests(format!(
-                "too many requests for this email: at most {} login attempts per email per 15 minutes; try again in {wait} s",
-                self.login_attempts
-            ))
-        })
+        self.login_email
+            .check(email)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many requests for this email: at most {} login attempts per email per 15 minutes; try again in {wait} s",
+                    self.login_attempts
+                ),
+                retry_after_secs: wait,
+            })
     }
 
     /// Counts a `POST /t/events` for `key`, from any address.
     pub fn check_write_key(&self, key: &str) -> ApiResult<()> {
-        self.write_key.check(key).map_err(|wait| {
-            ApiError::TooManyRequests(format!(
-                "too many requests for this write key: at most {} per minute; try again in {wait} s",
-                self.write_key_per_minute
-            ))
-        })
+        self.write_key
+            .check(key)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many requests for this write key: at most {} per minute; try again in {wait} s",
+                    self.write_key_per_minute
+                ),
+                retry_after_secs: wait,
+            })
     }
 
     fn weak(&self) -> WeakLimiters {

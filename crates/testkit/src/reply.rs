@@ -55,6 +55,21 @@ impl Reply {
         );
     }
 
+    /// Asserts a rate-limit refusal: 429, a `Retry-After` of whole seconds within `most`, and
+    /// the message's "try again in N s" saying the same N. Returns N.
+    #[track_caller]
+    pub fn expect_retry_after(&self, most: u64) -> u64 {
+        self.expect_error(429, "try again in");
+        let seconds: u64 = self
+            .header("retry-after")
+            .unwrap_or_else(|| panic!("429 without Retry-After: {}", self.text))
+            .parse()
+            .expect("Retry-After in whole seconds");
+        assert!((1..=most).contains(&seconds), "Retry-After {seconds}");
+        self.expect_error(429, &format!("try again in {seconds} s"));
+        seconds
+    }
+
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }

@@ -39,7 +39,8 @@ pub fn browser_router(per_address: &AddressLimit, max_body: usize) -> OpenApiRou
         .allow_methods([Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE])
         .max_age(std::time::Duration::from_secs(86_400))
-        .expose_headers([header::CONTENT_TYPE]);
+        // `Retry-After` is not a CORS-safelisted response header: a page reads it only when told.
+        .expose_headers([header::CONTENT_TYPE, header::RETRY_AFTER]);
     let batches = limit_body(
         OpenApiRouter::new().routes(routes!(browser_events)),
         max_body,
@@ -95,7 +96,8 @@ pub struct EventsAccepted {
 /// Server-side ingestion with an account bearer (namespace `api:<slug>`).
 #[utoipa::path(post, path = "/products/{slug}/events", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")), request_body = EventsRequest,
-    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
+            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
 async fn server_events(
     State(state): State<AppState>,
     caller: Caller,
@@ -126,7 +128,8 @@ pub struct BrowserEventsRequest {
 #[utoipa::path(post, path = "/t/events", tag = tags::TRACKING, request_body = BrowserEventsRequest,
     responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 413, description = "body over 64 KiB: split the batch", body = ErrorBody),
-        (status = 429, description = "over the per-address or the per-write-key rate limit", body = ErrorBody)))]
+        (status = 429, description = "over the per-address or the per-write-key rate limit", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
 async fn browser_events(
     State(state): State<AppState>,
     BeaconJson(body): BeaconJson<BrowserEventsRequest>,
@@ -145,7 +148,8 @@ async fn browser_events(
 /// The tracking setup: write key (minted on first use), snippet, curl example.
 #[utoipa::path(get, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = TrackingKeyInfo), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = TrackingKeyInfo), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
+            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
 async fn tracking_key(
     State(state): State<AppState>,
     caller: Caller,
@@ -158,7 +162,8 @@ async fn tracking_key(
 /// Mints a new write key; the previous one is revoked at once.
 #[utoipa::path(post, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = RotatedKey), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = RotatedKey), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
+            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
 async fn rotate_tracking_key(
     State(state): State<AppState>,
     caller: Caller,

@@ -226,6 +226,28 @@ async fn secured_operations_document_their_401(app: TestApp) {
     );
 }
 
+/// Every rate-limited operation documents its 429 with `Retry-After`, the header the server
+/// sends with it, in whole seconds.
+async fn rate_limited_operations_document_retry_after(app: TestApp) {
+    let doc = document(&app).await;
+    let limited: Vec<(String, String, Value)> = operations(&doc)
+        .into_iter()
+        .filter(|(_, _, operation)| operation["responses"].get("429").is_some())
+        .collect();
+    assert!(
+        limited.len() >= 7,
+        "rate-limited operations: {}",
+        limited.len()
+    );
+    for (method, path, operation) in limited {
+        let header = &operation["responses"]["429"]["headers"]["Retry-After"];
+        assert_eq!(
+            header["schema"]["type"], "integer",
+            "{method} {path}: {header}"
+        );
+    }
+}
+
 /// Every route answers 400 to a path or query holding `%00` before its handler runs, so every
 /// operation documents a 400 (its own, or that one).
 async fn every_operation_documents_its_400(app: TestApp) {
@@ -415,6 +437,7 @@ backend_tests!(
     document_has_version_and_frame,
     every_implemented_operation_is_documented,
     secured_operations_document_their_401,
+    rate_limited_operations_document_retry_after,
     product_and_history_schemas_match_the_spec,
     every_operation_documents_its_400,
     enums_are_documented_in_their_wire_spelling,

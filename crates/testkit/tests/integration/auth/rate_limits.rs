@@ -38,6 +38,8 @@ async fn signup_is_rate_limited(backend: Backend) {
     }
     let limited = signup(&app, "user3@example.com", TEST_PASSWORD).await;
     limited.expect_error(429, "too many requests");
+    // Three a minute refill one every 20 s: the client is told when to come back.
+    limited.expect_retry_after(20);
     assert!(
         limited
             .header("content-type")
@@ -216,7 +218,7 @@ async fn logins_are_limited_per_email(backend: Backend) {
     // From a fourth address, with the right password: the account's budget is spent.
     let limited = attempt("203.0.113.3", "Ann@example.com", TEST_PASSWORD).await;
     limited.expect_error(429, "per email");
-    limited.expect_error(429, "try again in");
+    limited.expect_retry_after(15 * 60);
     assert_eq!(
         limited.body.as_object().unwrap().len(),
         1,

@@ -106,8 +106,16 @@ async fn browser_events_are_limited_per_address(backend: Backend) {
         429,
         "too many requests from this address: at most 3 per minute",
     );
-    limited.expect_error(429, "try again in");
+    limited.expect_retry_after(60);
     assert_eq!(limited.header("access-control-allow-origin"), Some("*"));
+    // A page may read when to retry: the header is exposed to it.
+    assert!(
+        limited
+            .header("access-control-expose-headers")
+            .is_some_and(|exposed| exposed.to_lowercase().contains("retry-after")),
+        "{:?}",
+        limited.headers
+    );
     assert_eq!(count(&app, "events").await, 3);
     // Server-side ingestion has no such limit.
     send(
@@ -144,6 +152,7 @@ async fn browser_events_are_limited_per_write_key(backend: Backend) {
         429,
         "too many requests for this write key: at most 3 per minute",
     );
+    limited.expect_retry_after(60);
     assert_eq!(limited.header("access-control-allow-origin"), Some("*"));
     let padded =
         json!({ "key": format!(" {key} "), "events": [{ "dedupe_id": "v5", "stage": "visit" }] });
