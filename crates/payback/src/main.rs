@@ -78,7 +78,9 @@ async fn main() -> anyhow::Result<()> {
             }
             let listener = tokio::net::TcpListener::bind(state.config.listen).await?;
             tracing::info!(listen = %state.config.listen, public_url = %state.config.public_url(), "payback is serving");
+            let (store, ingest) = (state.store.clone(), state.ingest.clone());
             app::serve(state, listener, app::shutdown_signal()).await?;
+            app::close(&store, &ingest).await;
         }
         Command::Migrate => {
             app::state_from_config(config).await?;

@@ -169,6 +169,24 @@ pub async fn serve(
     served
 }
 
+/// How long a stopping service waits for the fold under way to commit. A fold is one
+/// transaction of at most a few thousand events; one cut short loses nothing (its batches stay
+/// in the inbox for the next start), it only costs the next start that fold again.
+const FOLD_STOP_WAIT: Duration = Duration::from_secs(30);
+
+/// Closes the store once [`serve`] has returned: the ingest folder finishes its fold and stops,
+/// the inbox closes, and every connection closes cleanly (on SQLite the last one checkpoints the WAL into the
+/// database file; on PostgreSQL the server sees its sessions end rather than drop).
+pub async fn close(store: &Db, ingest: &IngestWriter) {
+    store.close().await;
+    if !ingest.close_within(FOLD_STOP_WAIT).await {
+        tracing::warn!(
+            "the ingest fold did not stop within {} s; its batches stay pending for the next start",
+            FOLD_STOP_WAIT.as_secs()
+        );
+    }
+}
+
 /// Resolves on ctrl-c or SIGTERM.
 pub async fn shutdown_signal() {
     let ctrl_c = async {

@@ -90,6 +90,12 @@ impl Inbox {
         Ok(Inbox { db })
     }
 
+    /// Closes the inbox's connections (on SQLite its own file's; on PostgreSQL the store's
+    /// pool, closed with the store anyway).
+    pub async fn close(&self) {
+        self.db.close().await;
+    }
+
     /// Appends batches in one transaction: all are durable, or none.
     pub async fn append(&self, batches: &[NewBatch<'_>]) -> StoreResult<()> {
         let rows: Vec<(&str, i64, &str, i64)> = batches

@@ -148,6 +148,18 @@ impl IngestWriter {
         self.ask_to_settle(Some(product_id.to_owned())).await
     }
 
+    /// Once the store is closed ([`Db::close`]), waits up to `wait` for the folder to finish
+    /// the fold under way and stop (what is pending stays in the inbox for the next start),
+    /// then closes the inbox. Call it when nothing writes any more (the server has stopped
+    /// taking requests). False when the folder was still folding when the wait ran out.
+    pub async fn close_within(&self, wait: Duration) -> bool {
+        let stopped = tokio::time::timeout(wait, self.settle.closed())
+            .await
+            .is_ok();
+        self.inbox.close().await;
+        stopped
+    }
+
     /// [`Self::settle`] for every product: for readers that span products (the portfolio,
     /// health, the jobs).
     pub async fn settle_all(&self) -> StoreResult<()> {

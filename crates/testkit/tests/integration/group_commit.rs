@@ -445,3 +445,47 @@ async fn closing_the_store_stops_the_folder(app: TestApp) {
 }
 
 backend_tests!(closing_the_store_stops_the_folder);
+
+/// A service stopping (`payback serve` after SIGTERM: `app::close`) closes the store, lets the
+/// folder stop and closes the inbox: nothing answers a settle any more, SQLite's WAL is copied
+/// back into both database files (no `-wal` left with content), and every accepted batch is
+/// stored by the next start, folded or still pending.
+async fn a_stopping_service_keeps_every_accepted_batch(app: TestApp) {
+    let (product, _) = two_products(&app).await;
+    for batch in 0..20 {
+        let events: Vec<EventRecord> = (0..50)
+            .map(|n| event(format!("b{batch}-{n}"), "visit", TEST_START.millis() + n))
+            .collect();
+        app.state
+            .ingest
+            .write(&product, events, TEST_START)
+            .await
+            .unwrap();
+    }
+    payback_server::app::close(&app.state.store, &app.state.ingest).await;
+    assert!(matches!(
+        app.state.ingest.settle_all().await,
+        Err(StoreError::WriterStopped)
+    ));
+    if let Db::Sqlite(pool) = &app.state.store {
+        let file = pool.connect_options().get_filename().to_owned();
+        for wal in [
+            format!("{}-wal", file.display()),
+            format!("{}.inbox-wal", file.display()),
+        ] {
+            let left = std::fs::metadata(&wal).map_or(0, |meta| meta.len());
+            assert_eq!(left, 0, "{wal} still holds {left} bytes");
+        }
+    }
+    let app = app.restart_with(|_| {}).await;
+    app.settle().await;
+    let stored: i64 = app
+        .sql_value(
+            "SELECT COUNT(*) FROM events WHERE product_id = $1",
+            &[product.as_str().into()],
+        )
+        .await;
+    assert_eq!(stored, 1_000);
+}
+
+backend_tests!(a_stopping_service_keeps_every_accepted_batch);
