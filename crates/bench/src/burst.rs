@@ -1,5 +1,7 @@
 //! A burst, then a read (issue 20): accept events as fast as the clients can send them for a
-//! while, then time the first report read, and follow the backlog until the fold has caught up.
+//! while, then time the first report read, and follow the backlog until the fold has caught up,
+//! timing a report read and a founder's write (renaming the product) along the way: on SQLite
+//! one writer holds the database at a time, so the write waits for the fold under way.
 //!
 //! The first read waits for the fold at most `read_wait_ms` and answers from what is folded,
 //! saying how many events are still pending (`X-Payback-Pending-Events`); a wait longer than
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::BackendChoice;
 use crate::ingest::{Workload, load};
-use crate::stats::millis;
+use crate::stats::{millis, percentile};
 use crate::target::{self, Target};
 
 /// What one burst run does.
@@ -62,18 +64,28 @@ pub async fn run(backend: BackendChoice, burst: Burst) -> anyhow::Result<()> {
         first.revenue_cents
     );
 
-    println!("| since the burst ended (s) | events pending | report read (ms) | header |");
-    println!("|---|---|---|---|");
+    println!(
+        "| since the burst ended (s) | events pending | report read (ms) | header | write (ms) |"
+    );
+    println!("|---|---|---|---|---|");
     let mut last_read = Instant::now();
+    let mut writes = Vec::new();
     loop {
         let left = pending(&target).await?;
         let read_now = last_read.elapsed() >= Duration::from_secs(burst.read_every);
         let seen = if read_now && left > 0 {
             last_read = Instant::now();
             let read = read(&target).await?;
-            format!("{:.0} | {}", millis(read.took), read.pending)
+            let wrote = write(&target, writes.len()).await?;
+            writes.push(wrote);
+            format!(
+                "{:.0} | {} | {:.0}",
+                millis(read.took),
+                read.pending,
+                millis(wrote)
+            )
         } else {
-            " | ".to_owned()
+            " | | ".to_owned()
         };
         println!(
             "| {:.1} | {left} | {seen} |",
@@ -89,6 +101,14 @@ pub async fn run(backend: BackendChoice, burst: Burst) -> anyhow::Result<()> {
         folding.elapsed().as_secs_f64(),
         backlog as f64 / folding.elapsed().as_secs_f64()
     );
+    if !writes.is_empty() {
+        println!(
+            "writes while folding: {} made, p50 {:.0} ms, max {:.0} ms",
+            writes.len(),
+            millis(percentile(&mut writes, 50.0)),
+            millis(percentile(&mut writes, 100.0)),
+        );
+    }
     let settled = read(&target).await?;
     println!(
         "read once caught up: {:.0} ms, pending header {}, revenue counted {} cents",
@@ -116,6 +136,28 @@ struct Read {
     status: u16,
     pending: String,
     revenue_cents: i64,
+}
+
+/// One timed `PATCH /products/{slug}` (a new name each time): a small write of the kind a
+/// founder makes while the fold runs (approving a card, creating a key, signing in).
+async fn write(target: &Target, count: usize) -> anyhow::Result<Duration> {
+    let url = format!("{}/products/{}", target.base_url, target.slug);
+    let started = Instant::now();
+    let response = target
+        .client
+        .patch(url)
+        .bearer_auth(&target.api_key)
+        .json(&serde_json::json!({ "name": format!("Bench {count}") }))
+        .send()
+        .await?;
+    let took = started.elapsed();
+    anyhow::ensure!(
+        response.status().is_success(),
+        "the write answered {}: {}",
+        response.status(),
+        response.text().await?
+    );
+    Ok(took)
 }
 
 /// One timed `GET` of the report, as the dashboard sends it.

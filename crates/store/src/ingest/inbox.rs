@@ -72,6 +72,13 @@ pub(super) struct Pending<'a> {
     pub through: Option<i64>,
 }
 
+/// How much one fold takes off the inbox.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FoldLimit {
+    pub batches: i64,
+    pub events: i64,
+}
+
 #[derive(sqlx::FromRow)]
 struct PendingRow {
     id: i64,
@@ -158,11 +165,20 @@ impl Inbox {
         Ok(u64::try_from(sum).unwrap_or(0))
     }
 
-    /// Up to `limit` pending batches, oldest first.
-    pub async fn pending(&self, which: Pending<'_>, limit: i64) -> StoreResult<Vec<PendingBatch>> {
+    /// The oldest pending batches, at most `limit.batches`, and no more than it takes to reach
+    /// `limit.events` events (the batch that crosses it included, so a fold always takes at
+    /// least one). The counts come from an index (`event_inbox_by_product`, or on SQLite
+    /// `event_inbox_in_order`), so only the payloads taken are read.
+    pub async fn pending(
+        &self,
+        which: Pending<'_>,
+        limit: FoldLimit,
+    ) -> StoreResult<Vec<PendingBatch>> {
         let rows: Vec<PendingRow> = on_db!(&self.db, pool => {
             let mut query = QueryBuilder::new(
-                "SELECT id, product_id, received_at, payload FROM event_inbox WHERE 1 = 1",
+                "SELECT id, product_id, received_at, payload FROM event_inbox WHERE id IN (\
+                 SELECT id FROM (SELECT id, SUM(events) OVER (ORDER BY id) - events AS before \
+                 FROM (SELECT id, events FROM event_inbox WHERE 1 = 1",
             );
             if let Some(product) = which.product_id {
                 query.push(" AND product_id = ").push_bind(product);
@@ -170,7 +186,9 @@ impl Inbox {
             if let Some(through) = which.through {
                 query.push(" AND id <= ").push_bind(through);
             }
-            query.push(" ORDER BY id LIMIT ").push_bind(limit);
+            query.push(" ORDER BY id LIMIT ").push_bind(limit.batches);
+            query.push(") AS oldest) AS counted WHERE before < ").push_bind(limit.events);
+            query.push(") ORDER BY id");
             query.build_query_as().fetch_all(pool).await
         })?;
         rows.into_iter().map(PendingBatch::decode).collect()
@@ -301,5 +319,62 @@ pub(super) mod epoch_millis {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Timestamp, D::Error> {
         i64::deserialize(deserializer).map(Timestamp::from_millis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Appends batches of these event counts for `product`, oldest first.
+    async fn append(inbox: &Inbox, product: &str, counts: &[usize]) {
+        let batches: Vec<NewBatch<'_>> = counts
+            .iter()
+            .map(|&events| NewBatch {
+                product_id: product,
+                payload: "[]",
+                events,
+                received_at: Timestamp::from_millis(0),
+            })
+            .collect();
+        inbox.append(&batches).await.unwrap();
+    }
+
+    async fn taken(inbox: &Inbox, which: Pending<'_>, batches: i64, events: i64) -> Vec<i64> {
+        let limit = FoldLimit { batches, events };
+        let pending = inbox.pending(which, limit).await.unwrap();
+        pending.iter().map(|batch| batch.id).collect()
+    }
+
+    /// A fold takes the oldest batches until their events reach the limit, the batch that
+    /// crosses it included (so one larger than the limit is still folded), and never more
+    /// batches than allowed; one product's fold skips other products' batches.
+    #[tokio::test]
+    async fn a_fold_is_bounded_in_events_and_batches() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}/payback.db", dir.path().display());
+        let inbox = Inbox::open(&Db::connect(&url).await.unwrap())
+            .await
+            .unwrap();
+        append(&inbox, "p1", &[3_000, 1_500, 1_000, 100]).await;
+        append(&inbox, "p2", &[9_000, 100]).await;
+        append(&inbox, "p1", &[100]).await;
+        let all = Pending::default();
+        assert_eq!(taken(&inbox, all, 200, 5_000).await, vec![1, 2, 3]);
+        assert_eq!(taken(&inbox, all, 200, 4_500).await, vec![1, 2]);
+        assert_eq!(taken(&inbox, all, 2, 100_000).await, vec![1, 2]);
+        assert_eq!(taken(&inbox, all, 200, 1).await, vec![1]);
+        inbox.remove(&[1, 2, 3, 4]).await.unwrap();
+        assert_eq!(taken(&inbox, all, 200, 5_000).await, vec![5]);
+        let p1 = Pending {
+            product_id: Some("p1"),
+            through: None,
+        };
+        assert_eq!(taken(&inbox, p1, 200, 5_000).await, vec![7]);
+        let through = Pending {
+            product_id: None,
+            through: Some(6),
+        };
+        assert_eq!(taken(&inbox, through, 200, 20_000).await, vec![5, 6]);
     }
 }

@@ -22,7 +22,7 @@ use std::time::Duration;
 use payback_domain::Timestamp;
 use tokio::sync::{Mutex, Notify, OwnedRwLockWriteGuard, RwLock, mpsc, oneshot};
 
-use super::inbox::{Inbox, NewBatch, Pending, PendingBatch, encode, set_aside};
+use super::inbox::{FoldLimit, Inbox, NewBatch, Pending, PendingBatch, encode, set_aside};
 use super::{Batch, BatchOutcome, EventRecord, write_batches};
 use crate::db::{Backend, Db};
 use crate::error::{StoreError, StoreResult};
@@ -37,10 +37,15 @@ const POSTGRES_LANES: usize = 4;
 /// Requests queued per lane before senders wait: back-pressure instead of unbounded memory.
 const LANE_CAPACITY: usize = 1024;
 
-/// Inbox batches one fold takes at most (a batch holds up to 1,000 events, an API batch
-/// usually 100): large enough that a backlog is folded in few transactions, small enough that a
-/// waiting reader is not held up long.
-const FOLD_BATCHES: i64 = 200;
+/// What one fold takes at most: large enough that a backlog is folded in few transactions
+/// (each dirtied index page and each commit shared by many events), small enough that the
+/// transaction is short. On SQLite every other write (a sign-in, an approval, a job's lease)
+/// waits for the fold under way, so it is bounded in events, not batches: a batch holds from
+/// one event to 1,000 (an API batch usually 100).
+const FOLD_LIMIT: FoldLimit = FoldLimit {
+    batches: 200,
+    events: 5_000,
+};
 
 /// Tries of a transaction that failed only because another one ran at the same time.
 const ATTEMPTS: u32 = 5;
@@ -362,10 +367,10 @@ impl Folder {
         let _ = settle.reply.send(outcome);
     }
 
-    /// Folds up to [`FOLD_BATCHES`] pending batches; returns how many it took off the inbox.
+    /// Folds up to [`FOLD_LIMIT`] of the pending batches; returns how many it took off the inbox.
     async fn fold(&self, which: Pending<'_>) -> StoreResult<usize> {
         let _folding = self.folding.read().await;
-        let pending = self.inbox.pending(which, FOLD_BATCHES).await?;
+        let pending = self.inbox.pending(which, FOLD_LIMIT).await?;
         if pending.is_empty() {
             return Ok(0);
         }
