@@ -138,14 +138,14 @@ struct Read {
     revenue_cents: i64,
 }
 
-/// One timed `PATCH /products/{slug}` (a new name each time): a small write of the kind a
+/// One timed `POST /products/{slug}` (a new name each time): a small write of the kind a
 /// founder makes while the fold runs (approving a card, creating a key, signing in).
 async fn write(target: &Target, count: usize) -> anyhow::Result<Duration> {
     let url = format!("{}/products/{}", target.base_url, target.slug);
     let started = Instant::now();
     let response = target
         .client
-        .patch(url)
+        .post(url)
         .bearer_auth(&target.api_key)
         .json(&serde_json::json!({ "name": format!("Bench {count}") }))
         .send()

@@ -10,6 +10,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, LimitParams, Query, ValidJson, limits};
+use crate::pending_events;
 use crate::routes::rules::secret_within;
 use crate::routes::tags;
 use crate::secret::Secret;
@@ -26,13 +27,17 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(test))
         .routes(routes!(sync))
         .routes(routes!(disconnect))
-        .routes(routes!(health))
+        .merge(pending_events::reported(
+            OpenApiRouter::new().routes(routes!(health)),
+        ))
 }
 
 /// Pipeline health: background jobs with consecutive failures, every source's freshness
 /// (tracking and each connection), the queue's backlog, per product the share of the last 30
 /// days' revenue that cannot be attributed (healthy under 10%, warn 10-25%, fail over 25%), and
-/// each product's worst status. Operators see every account's.
+/// each product's worst status. Operators see every account's. Like a report it waits for the
+/// fold at most `PAYBACK_READ_WAIT_MS` and answers `X-Payback-Pending-Events`: the events of the
+/// listed products it does not count yet.
 #[utoipa::path(get, path = "/health", tag = tags::CONNECTIONS, security(("bearer" = [])),
     responses((status = 200, body = PipelineHealth), (status = 401, body = ErrorBody)))]
 async fn health(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<PipelineHealth>> {

@@ -10,6 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
+use crate::pending_events;
 use crate::services::acting::Caller;
 use crate::state::AppState;
 
@@ -95,7 +96,13 @@ pub struct ProductHealth {
 pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHealth> {
     let now = state.clock.now();
     let visibility = caller.visibility()?;
-    state.ingest.settle_all().await?;
+    // Like a report, it waits for the fold at most `read_wait_ms` and says how many of the
+    // listed products' events it does not count yet (`X-Payback-Pending-Events`): the page a
+    // founder opens to see whether the pipeline is well must answer during a backfill too.
+    let caught_up = state
+        .ingest
+        .settle_all_within(state.config.read_wait())
+        .await?;
     let db = &state.store;
     let stamp = |ms: i64| Timestamp::from_millis(ms).to_rfc3339();
 
@@ -120,6 +127,13 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         .collect();
 
     let product_rows = products::list(db, &visibility).await?;
+    let pending = if caught_up {
+        0
+    } else {
+        let ids: Vec<&str> = product_rows.iter().map(|row| row.id.as_str()).collect();
+        state.ingest.pending_events(&ids).await?
+    };
+    pending_events::record(pending);
     let connection_rows = connections::list(db, &visibility).await?;
     let span = Span::days_ending(now, ATTRIBUTION_DAYS);
     let mut sources = Vec::new();

@@ -244,9 +244,15 @@ pub async fn update(
     edit: ProductEdit,
 ) -> ApiResult<EditedProduct> {
     let scope = caller.scope()?;
-    // Exact: the currency rule below asks whether revenue exists, and revenue still in the
-    // inbox exists too.
-    let product = find_exact(state, scope, slug).await?;
+    // A currency change is decided on ingested data (the rule below asks whether revenue
+    // exists, and revenue still in the inbox exists too), so it waits for the whole fold;
+    // every other edit is not, and must not wait behind a backlog (a burst, a backfill) that
+    // can take minutes to fold.
+    let product = if edit.currency.is_some() {
+        find_exact(state, scope, slug).await?
+    } else {
+        find(state, scope, slug).await?
+    };
     if edit.is_empty() {
         return Err(ApiError::bad_request(
             "nothing to update: send name, currency, domain, stage, gate_due_date or gate_result",

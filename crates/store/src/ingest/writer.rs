@@ -38,13 +38,15 @@ const POSTGRES_LANES: usize = 4;
 const LANE_CAPACITY: usize = 1024;
 
 /// What one fold takes at most: large enough that a backlog is folded in few transactions
-/// (each dirtied index page and each commit shared by many events), small enough that the
+/// (each dirtied index page and each commit shared by many events: folds of 5,000 events
+/// sustained 27% less than folds of 20,000 on SQLite, BENCHMARKS.md), small enough that the
 /// transaction is short. On SQLite every other write (a sign-in, an approval, a job's lease)
-/// waits for the fold under way, so it is bounded in events, not batches: a batch holds from
-/// one event to 1,000 (an API batch usually 100).
+/// waits for the fold under way, so it is bounded in events, not only batches: a batch holds
+/// from one event to 1,000 (an API batch usually 100), and 200 batches of 1,000 held the
+/// database for as long as ten folds of 100-event batches.
 const FOLD_LIMIT: FoldLimit = FoldLimit {
     batches: 200,
-    events: 5_000,
+    events: 20_000,
 };
 
 /// Tries of a transaction that failed only because another one ran at the same time.

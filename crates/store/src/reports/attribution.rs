@@ -202,11 +202,15 @@ pub async fn sales(
     // a window is whole UTC days, so its days sum to the rows it holds, without reading each
     // (50,000 of them at 365 days in a revenue-heavy product). Its first channel is '' where
     // the profile's is NULL or there is no identity, as the filter's mode 1 reads it.
+    // Not kept prepared: PostgreSQL's generic plan (after five runs) cannot see how many days
+    // the bounds span and probes the primary key row by row; planned for the actual bounds, a
+    // year of a busy product's rows is one sequential pass (2.7 -> 1.2 ms at 10M events).
     let total: i64 = on_db!(db, pool => sqlx::query_scalar(
         "SELECT CAST(COALESCE(SUM(rows), 0) AS BIGINT) FROM revenue_days \
          WHERE product_id = $1 AND day >= $2 AND day <= $3 \
          AND ($4 = 0 OR ($4 = 1 AND first_channel = '') OR ($4 = 2 AND first_channel = $5))")
         .bind(product_id).bind(span.first_day()).bind(span.last_day()).bind(mode).bind(channel)
+        .persistent(false)
         .fetch_one(pool).await)?;
     let rows_sql = format!(
         "SELECT t.id, t.occurred_at, t.day, t.amount_cents, t.currency, t.kind, t.stage, t.identity, \

@@ -24,6 +24,7 @@ const READS: &[&str] = &[
     "/products/shop/payback",
     "/products/shop",
     "/portfolio",
+    "/health",
 ];
 
 fn pending(reply: &Reply) -> u64 {
@@ -143,6 +144,28 @@ async fn reads_answer_from_what_is_folded_while_the_fold_is_held(backend: Backen
         .unwrap();
     assert_eq!(shop_row["revenue_30d_cents"], 4900);
 
+    // A founder's edit that does not depend on ingested data answers at once, fold held or
+    // not; a currency change does (whether revenue exists), and waits for the whole fold.
+    let renamed = tokio::time::timeout(
+        std::time::Duration::from_secs(10),
+        app.post(
+            "/products/shop",
+            Some(&key),
+            json!({ "name": "Shop renamed" }),
+        ),
+    )
+    .await
+    .expect("a rename waited for the held fold");
+    assert_eq!(renamed.expect(200)["name"], "Shop renamed");
+    let recurrency = {
+        let request = app
+            .client
+            .post(app.url("/products/shop"))
+            .bearer_auth(&key)
+            .json(&json!({ "currency": "EUR" }));
+        tokio::spawn(async move { Reply::read(request.send().await.unwrap()).await })
+    };
+
     // Another product's backlog is not this one's: with nothing of its own pending, a read
     // answers at once, exactly, even while the fold is held.
     let quiet = app
@@ -151,9 +174,19 @@ async fn reads_answer_from_what_is_folded_while_the_fold_is_held(backend: Backen
     assert_eq!(revenue(quiet.expect(200)), 0);
     assert_eq!(pending(&quiet), 0);
 
-    // The export cannot have answered while nothing is folded.
+    // The export and the currency change cannot have answered while nothing is folded.
     assert!(!export.is_finished(), "the export answered before the fold");
+    assert!(
+        !recurrency.is_finished(),
+        "the currency change was decided before the fold"
+    );
     app.state.ingest.resume_folding().await;
+    let recurrency = recurrency.await.unwrap();
+    assert_ne!(
+        recurrency.status, 200,
+        "revenue exists: {}",
+        recurrency.text
+    );
     let (status, header, csv) = export.await.unwrap();
     assert_eq!(status, 200, "{csv}");
     assert_eq!(header.as_deref(), Some("0"));
