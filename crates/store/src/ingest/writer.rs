@@ -43,7 +43,8 @@ const LANE_CAPACITY: usize = 1024;
 /// transaction is short. On SQLite every other write (a sign-in, an approval, a job's lease)
 /// waits for the fold under way, so it is bounded in events, not only batches: a batch holds
 /// from one event to 1,000 (an API batch usually 100), and 200 batches of 1,000 held the
-/// database for as long as ten folds of 100-event batches.
+/// database for as long as ten folds of 100-event batches. The bound also caps what a fold
+/// decodes into memory, on either backend.
 const FOLD_LIMIT: FoldLimit = FoldLimit {
     batches: 200,
     events: 20_000,
