@@ -130,6 +130,7 @@ pub fn router(state: AppState) -> Router {
     let (api, mut openapi) = api_routes(&state.config, &state.limiters).split_for_parts();
     crate::openapi::document_refused_nul(&mut openapi);
     crate::openapi::document_constraints(&mut openapi);
+    crate::rate_limit::document_retry_after(&mut openapi);
     let openapi_route = Router::new()
         .route("/openapi.json", get(routes::system::openapi))
         .with_state(Arc::new(openapi));

@@ -17,6 +17,7 @@ use payback_domain::{Stage, card, event, event_map};
 use serde_json::{Value, json};
 use utoipa::Modify;
 use utoipa::Number;
+use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::schema::{
     AdditionalProperties, ArrayItems, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat,
     SchemaType, Type,
@@ -79,22 +80,26 @@ pub fn document_refused_nul(openapi: &mut OpenApi) {
                 .build(),
         )
         .build();
-    for item in openapi.paths.paths.values_mut() {
-        let operations = [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.patch,
-        ];
-        for operation in operations.into_iter().flatten() {
-            operation
-                .responses
-                .responses
-                .entry("400".to_owned())
-                .or_insert_with(|| refused.clone().into());
-        }
+    for operation in openapi.paths.paths.values_mut().flat_map(operations_of) {
+        operation
+            .responses
+            .responses
+            .entry("400".to_owned())
+            .or_insert_with(|| refused.clone().into());
     }
+}
+
+/// The operations of one path the API serves (it has no HEAD, OPTIONS or TRACE of its own).
+pub(crate) fn operations_of(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        &mut item.get,
+        &mut item.put,
+        &mut item.post,
+        &mut item.delete,
+        &mut item.patch,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// One thing the server checks of a value, as a JSON Schema keyword states it. Each rule in
@@ -1048,14 +1053,7 @@ fn apply_rules(openapi: &mut OpenApi, rules: Vec<(At, Vec<Rule>)>) -> Vec<String
             At::Param(path, name) => {
                 let mut found = false;
                 if let Some(item) = openapi.paths.paths.get_mut(path) {
-                    let operations = [
-                        &mut item.get,
-                        &mut item.put,
-                        &mut item.post,
-                        &mut item.delete,
-                        &mut item.patch,
-                    ];
-                    for operation in operations.into_iter().flatten() {
+                    for operation in operations_of(item) {
                         for parameter in operation.parameters.iter_mut().flatten() {
                             let RefOr::T(parameter) = parameter else {
                                 continue;

@@ -33,6 +33,8 @@ use tower_governor::GovernorLayer;
 use tower_governor::errors::GovernorError;
 use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
 use tower_governor::key_extractor::KeyExtractor;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+use utoipa::openapi::{Header, OpenApi, RefOr};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Config;
@@ -215,6 +217,34 @@ fn too_many_from_address(err: GovernorError, per_minute: u32) -> Response<Body> 
             .into_response()
         }
         other => ApiError::internal(other).into_response(),
+    }
+}
+
+/// States on every documented 429 the `Retry-After` header [`ApiError::TooManyRequests`] sends
+/// with it, so no route has to repeat it.
+pub fn document_retry_after(openapi: &mut OpenApi) {
+    let schema = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(1))
+        .build();
+    let mut header = Header::new(schema);
+    header.description = Some(
+        "Whole seconds until a request passes again; the same N as the message's \
+         \"try again in N s\"."
+            .to_owned(),
+    );
+    let operations = openapi
+        .paths
+        .paths
+        .values_mut()
+        .flat_map(crate::openapi::operations_of);
+    for operation in operations {
+        if let Some(RefOr::T(limited)) = operation.responses.responses.get_mut("429") {
+            limited
+                .headers
+                .insert("Retry-After".to_owned(), RefOr::T(header.clone()));
+        }
     }
 }
 

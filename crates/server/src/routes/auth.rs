@@ -107,8 +107,7 @@ pub struct SignupResponse {
 #[utoipa::path(post, path = "/auth/signup", tag = tags::AUTH, request_body = SignupRequest,
     responses((status = 200, body = SignupResponse), (status = 400, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn signup_handler(
     State(state): State<AppState>,
     Json(body): Json<SignupRequest>,
@@ -148,8 +147,7 @@ pub struct LeadPromptResponse {
 #[utoipa::path(post, path = "/auth/lead-prompt", tag = tags::AUTH, request_body = LeadPromptRequest,
     responses((status = 200, body = LeadPromptResponse), (status = 400, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn lead_prompt(
     State(state): State<AppState>,
     Json(body): Json<LeadPromptRequest>,
@@ -175,8 +173,7 @@ pub struct AgentSignupRequest {
 #[utoipa::path(post, path = "/auth/agent-signup", tag = tags::AUTH, request_body = AgentSignupRequest,
     responses((status = 200, body = AgentSignup), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn agent_signup(
     State(state): State<AppState>,
     Json(body): Json<AgentSignupRequest>,
@@ -188,8 +185,7 @@ async fn agent_signup(
 
 /// A fresh single-use claim link while the account's owner has no password.
 #[utoipa::path(post, path = "/auth/claim-link", tag = tags::AUTH, security(("bearer" = [])),
-    responses((status = 200, body = ClaimLink), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = ClaimLink), (status = 401, body = ErrorBody), (status = 409, body = ErrorBody)))]
 async fn claim_link(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<ClaimLink>> {
     Ok(Json(signup::claim_link(&state, &caller).await?))
 }
@@ -201,8 +197,7 @@ pub struct TokenQuery {
 
 /// Shows whose claim link this is; the token is not consumed.
 #[utoipa::path(get, path = "/auth/claim", tag = tags::AUTH, params(TokenQuery),
-    responses((status = 200, body = ClaimInfo), (status = 400, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = ClaimInfo), (status = 400, body = ErrorBody)))]
 async fn claim_info(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
@@ -223,8 +218,7 @@ pub struct ClaimRequest {
 #[utoipa::path(post, path = "/auth/claim", tag = tags::AUTH, request_body = ClaimRequest,
     responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn claim_complete(
     State(state): State<AppState>,
     Json(body): Json<ClaimRequest>,
@@ -236,8 +230,7 @@ async fn claim_complete(
 
 /// Confirms an email address, then redirects to the dashboard's login page.
 #[utoipa::path(get, path = "/auth/verify", tag = tags::AUTH, params(TokenQuery),
-    responses((status = 302, description = "to `{public}/#/login?verified=1`"), (status = 400, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 302, description = "to `{public}/#/login?verified=1`"), (status = 400, body = ErrorBody)))]
 async fn verify(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
@@ -259,8 +252,7 @@ pub struct LoginRequest {
 #[utoipa::path(post, path = "/auth/login", tag = tags::AUTH, request_body = LoginRequest,
     responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit, or the per-email limit on login attempts", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit, or the per-email limit on login attempts", body = ErrorBody)))]
 async fn login(
     State(state): State<AppState>,
     Json(body): Json<LoginRequest>,
@@ -279,8 +271,7 @@ async fn login(
 
 /// Ends the current session.
 #[utoipa::path(post, path = "/auth/logout", tag = tags::AUTH, security(("bearer" = [])),
-    responses((status = 200, body = Ok), (status = 401, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = Ok), (status = 401, body = ErrorBody)))]
 async fn logout(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<Ok>> {
     sessions::logout(&state, &caller).await?;
     Ok(Json(Ok::YES))
@@ -288,8 +279,7 @@ async fn logout(State(state): State<AppState>, caller: Caller) -> ApiResult<Json
 
 /// The caller's account.
 #[utoipa::path(get, path = "/auth/me", tag = tags::AUTH, security(("bearer" = [])),
-    responses((status = 200, body = AccountView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = AccountView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn me(State(state): State<AppState>, caller: Caller) -> ApiResult<Json<AccountView>> {
     Ok(Json(sessions::me(&state, &caller).await?))
 }
@@ -306,8 +296,7 @@ pub struct UpdateMeRequest {
 
 /// Edits the person's name or password; a password change revokes every other session.
 #[utoipa::path(post, path = "/auth/me", tag = tags::AUTH, security(("bearer" = [])), request_body = UpdateMeRequest,
-    responses((status = 200, body = AccountView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = AccountView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn update_me(
     State(state): State<AppState>,
     caller: Caller,
@@ -324,8 +313,7 @@ async fn update_me(
 /// The person's workspaces, oldest first: at most the 500 oldest (an API key sees only its own
 /// account).
 #[utoipa::path(get, path = "/auth/accounts", tag = tags::AUTH, security(("bearer" = [])),
-    responses((status = 200, body = Vec<WorkspaceItem>), (status = 401, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = Vec<WorkspaceItem>), (status = 401, body = ErrorBody)))]
 async fn list_accounts(
     State(state): State<AppState>,
     caller: Caller,
@@ -341,8 +329,7 @@ pub struct CreateAccountRequest {
 
 /// Creates a workspace owned by the signed-in person and switches the session to it.
 #[utoipa::path(post, path = "/auth/accounts", tag = tags::AUTH, security(("bearer" = [])), request_body = CreateAccountRequest,
-    responses((status = 200, body = WorkspaceSwitch), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = WorkspaceSwitch), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody)))]
 async fn create_account(
     State(state): State<AppState>,
     SessionCaller(caller, person): SessionCaller,
@@ -360,8 +347,7 @@ pub struct SwitchRequest {
 
 /// Points the session at another of the person's workspaces.
 #[utoipa::path(post, path = "/auth/switch-account", tag = tags::AUTH, security(("bearer" = [])), request_body = SwitchRequest,
-    responses((status = 200, body = WorkspaceSwitch), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = WorkspaceSwitch), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn switch_account(
     State(state): State<AppState>,
     SessionCaller(_caller, person): SessionCaller,
@@ -374,8 +360,7 @@ async fn switch_account(
 
 /// What an invite is for; the token is not consumed.
 #[utoipa::path(get, path = "/auth/invite", tag = tags::AUTH, params(TokenQuery),
-    responses((status = 200, body = InviteInfo), (status = 400, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = InviteInfo), (status = 400, body = ErrorBody)))]
 async fn invite_info(
     State(state): State<AppState>,
     Query(query): Query<TokenQuery>,
@@ -402,8 +387,7 @@ pub struct AcceptInviteRequest {
     responses((status = 200, body = LoginResponse), (status = 400, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 413, description = "body over 16 KiB", body = ErrorBody),
-        (status = 429, description = "over the per-address rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address rate limit", body = ErrorBody)))]
 async fn accept_invite(
     State(state): State<AppState>,
     Json(body): Json<AcceptInviteRequest>,

@@ -96,8 +96,7 @@ pub struct EventsAccepted {
 /// Server-side ingestion with an account bearer (namespace `api:<slug>`).
 #[utoipa::path(post, path = "/products/{slug}/events", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")), request_body = EventsRequest,
-    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn server_events(
     State(state): State<AppState>,
     caller: Caller,
@@ -128,8 +127,7 @@ pub struct BrowserEventsRequest {
 #[utoipa::path(post, path = "/t/events", tag = tags::TRACKING, request_body = BrowserEventsRequest,
     responses((status = 200, body = EventsAccepted), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 413, description = "body over 64 KiB: split the batch", body = ErrorBody),
-        (status = 429, description = "over the per-address or the per-write-key rate limit", body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+        (status = 429, description = "over the per-address or the per-write-key rate limit", body = ErrorBody)))]
 async fn browser_events(
     State(state): State<AppState>,
     BeaconJson(body): BeaconJson<BrowserEventsRequest>,
@@ -148,8 +146,7 @@ async fn browser_events(
 /// The tracking setup: write key (minted on first use), snippet, curl example.
 #[utoipa::path(get, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = TrackingKeyInfo), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = TrackingKeyInfo), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn tracking_key(
     State(state): State<AppState>,
     caller: Caller,
@@ -162,8 +159,7 @@ async fn tracking_key(
 /// Mints a new write key; the previous one is revoked at once.
 #[utoipa::path(post, path = "/products/{slug}/tracking-key", tag = tags::TRACKING, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = RotatedKey), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody,
-            headers(("Retry-After" = u64, description = "whole seconds until a request passes again")))))]
+    responses((status = 200, body = RotatedKey), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn rotate_tracking_key(
     State(state): State<AppState>,
     caller: Caller,
