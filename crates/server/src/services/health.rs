@@ -10,7 +10,6 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::pending_events;
 use crate::services::acting::Caller;
 use crate::state::AppState;
 
@@ -127,13 +126,7 @@ pub async fn report(state: &AppState, caller: &Caller) -> ApiResult<PipelineHeal
         .collect();
 
     let product_rows = products::list(db, &visibility).await?;
-    let pending = if caught_up {
-        0
-    } else {
-        let ids: Vec<&str> = product_rows.iter().map(|row| row.id.as_str()).collect();
-        state.ingest.pending_events(&ids).await?
-    };
-    pending_events::record(pending);
+    crate::services::products::record_pending_of(state, caught_up, &product_rows).await?;
     let connection_rows = connections::list(db, &visibility).await?;
     let span = Span::days_ending(now, ATTRIBUTION_DAYS);
     let mut sources = Vec::new();

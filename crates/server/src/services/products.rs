@@ -372,14 +372,27 @@ pub async fn portfolio(
         .settle_all_within(state.config.read_wait())
         .await?;
     let rows = products::list_first(&state.store, &visibility, limit).await?;
+    record_pending_of(state, caught_up, &rows).await?;
+    ProductView::many(state, rows).await
+}
+
+/// For a read spanning products that waited for the fold with `settle_all_within`: notes the
+/// events of the products it lists that it does not count (none when the fold `caught_up`).
+/// Another account's backlog is none of the caller's business, though it may be what the fold
+/// was busy with.
+pub async fn record_pending_of(
+    state: &AppState,
+    caught_up: bool,
+    listed: &[ProductRow],
+) -> ApiResult<()> {
     let pending = if caught_up {
         0
     } else {
-        let ids: Vec<&str> = rows.iter().map(|row| row.id.as_str()).collect();
+        let ids: Vec<&str> = listed.iter().map(|row| row.id.as_str()).collect();
         state.ingest.pending_events(&ids).await?
     };
     pending_events::record(pending);
-    ProductView::many(state, rows).await
+    Ok(())
 }
 
 /// Stamps onboarding complete. The first call per product is audited and notifies the
