@@ -61,6 +61,18 @@ impl TestApp {
         configure: impl FnOnce(&mut Config),
         adjust: impl FnOnce(&mut AppState),
     ) -> Self {
+        Self::spawn_at(backend, TEST_START, configure, adjust).await
+    }
+
+    /// [`TestApp::spawn_custom`] with the app's clock starting at `start` instead of
+    /// [`TEST_START`]: the browser tests start it on the wall clock
+    /// (`browser::spawn_on_wall_clock`), which the browser stamps times with.
+    pub async fn spawn_at(
+        backend: Backend,
+        start: Timestamp,
+        configure: impl FnOnce(&mut Config),
+        adjust: impl FnOnce(&mut AppState),
+    ) -> Self {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let mail_dir = tempfile::tempdir().expect("mail dir");
         let (database_url, sqlite_dir, postgres_database) = match backend {
@@ -101,7 +113,7 @@ impl TestApp {
             ..Config::default()
         };
         configure(&mut config);
-        let clock = ManualClock::starting_at(TEST_START);
+        let clock = ManualClock::starting_at(start);
         let mut state = payback_server::build_state(config, Arc::new(clock.clone()))
             .await
             .expect("state");

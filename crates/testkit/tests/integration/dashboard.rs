@@ -7,7 +7,9 @@ use crate::stripe_fake;
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, SystemClock};
 use payback_server::secret::Secret;
-use payback_testkit::browser::{repo_root, run_browser_script, run_browser_script_with_env};
+use payback_testkit::browser::{
+    repo_root, run_browser_script, run_browser_script_with_env, spawn_on_wall_clock,
+};
 use payback_testkit::{Backend, TestApp, backend_tests, per_backend};
 use stripe_fake::{FakeCharge, FakeRefund, Seed, StripeFake};
 
@@ -87,25 +89,30 @@ async fn a_missing_asset_is_a_json_404(app: TestApp) {
     app.get("/no-such-route", None).await.expect_error(404, "");
 }
 
-async fn account_pages(app: TestApp) {
+async fn account_pages(backend: Backend) {
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     run_browser_script(&app, "dashboard-account").await;
 }
 
-async fn reports_pages(app: TestApp) {
+async fn reports_pages(backend: Backend) {
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     run_browser_script(&app, "dashboard-reports").await;
 }
 
-async fn funnel_pages(app: TestApp) {
+async fn funnel_pages(backend: Backend) {
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     run_browser_script(&app, "dashboard-funnel").await;
 }
 
-async fn queue_pages(app: TestApp) {
+async fn queue_pages(backend: Backend) {
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     run_browser_script(&app, "dashboard-queue").await;
 }
 
 /// The journey: sign up, verify, log in, create a product, send events, see the
 /// attribution match the API, approve an agent's proposal, find it in history.
-async fn sign_up_to_approval(app: TestApp) {
+async fn sign_up_to_approval(backend: Backend) {
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     run_browser_script(&app, "dashboard-journey").await;
 }
 
@@ -137,11 +144,15 @@ fn e2e_stripe_seed() -> Seed {
 async fn connections_page(backend: Backend) {
     let fake = StripeFake::start(E2E_STRIPE_KEY, e2e_stripe_seed()).await;
     let base = fake.base_url.clone();
-    let app = TestApp::spawn_with(backend, move |config| {
-        let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
-        config.secret_key = Some(Secret::new(key));
-        config.stripe_api_base = base;
-    })
+    let app = spawn_on_wall_clock(
+        backend,
+        move |config| {
+            let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
+            config.secret_key = Some(Secret::new(key));
+            config.stripe_api_base = base;
+        },
+        |_| {},
+    )
     .await;
     run_browser_script(&app, "dashboard-connections").await;
 }
@@ -260,7 +271,7 @@ async fn search_ads_page(backend: Backend) {
         google.client_secret().to_owned(),
     );
     let (ads, developer_token) = (google.ads_base_url(), google.developer_token().to_owned());
-    let app = TestApp::spawn_custom(
+    let app = spawn_on_wall_clock(
         backend,
         move |config| {
             let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
@@ -277,8 +288,6 @@ async fn search_ads_page(backend: Backend) {
     )
     .await;
     google.register_redirect_uri(&app.url("/connect/searchco/callback"));
-    // The browser stamps times with the wall clock, and the fake counts days from it.
-    app.clock.set(SystemClock.now());
 
     let email = "google-ads@example.com";
     let owner = app.signup_verified(email).await;
@@ -363,7 +372,7 @@ per_backend!(search_ads_page);
 /// API reports; once the script has seen it the fold goes on, and the banner goes.
 async fn backlog_banner(backend: Backend) {
     // The production wait (test apps otherwise wait for the whole fold).
-    let app = TestApp::spawn_with(backend, |config| config.read_wait_ms = 1_000).await;
+    let app = spawn_on_wall_clock(backend, |config| config.read_wait_ms = 1_000, |_| {}).await;
     let signals = tempfile::tempdir().unwrap();
     let seen = signals.path().join("banner-seen");
     app.state.ingest.pause_folding().await;
@@ -381,15 +390,17 @@ async fn backlog_banner(backend: Backend) {
     );
 }
 
-per_backend!(backlog_banner);
-
-backend_tests!(
-    the_app_is_served_at_the_root_with_safe_headers,
-    assets_are_immutable_and_compressed,
-    a_missing_asset_is_a_json_404,
+per_backend!(
+    backlog_banner,
     account_pages,
     reports_pages,
     funnel_pages,
     queue_pages,
     sign_up_to_approval,
+);
+
+backend_tests!(
+    the_app_is_served_at_the_root_with_safe_headers,
+    assets_are_immutable_and_compressed,
+    a_missing_asset_is_a_json_404,
 );

@@ -10,7 +10,7 @@
 
 use axum::http::StatusCode;
 use payback_server::secret::Secret;
-use payback_testkit::browser::{artifacts_dir, run_browser_script_with_env};
+use payback_testkit::browser::{artifacts_dir, run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::fake_gateway::{FakeGateway, ScriptedCall};
 use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
@@ -44,10 +44,14 @@ fn proposal() -> String {
 async fn conversation_panel(backend: Backend) {
     let gateway = FakeGateway::spawn().await;
     let url = gateway.base_url();
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.model_gateway_url = url;
-        config.model_gateway_key = Some(Secret::new(FakeGateway::KEY.to_owned()));
-    })
+    let app = spawn_on_wall_clock(
+        backend,
+        move |config| {
+            config.model_gateway_url = url;
+            config.model_gateway_key = Some(Secret::new(FakeGateway::KEY.to_owned()));
+        },
+        |_| {},
+    )
     .await;
     let owner = app.signup_verified(EMAIL).await;
     app.create_product(&owner.token, SLUG).await;
@@ -170,7 +174,7 @@ async fn conversation_panel(backend: Backend) {
 /// clears `dashboard-chat-<backend>` first, so the two runs never share (and clear) one
 /// directory.
 async fn unconfigured_panel(backend: Backend) {
-    let app = TestApp::spawn(backend).await;
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     app.signup_verified(EMAIL).await;
     let artifacts = artifacts_dir("dashboard-chat-unconfigured", &app);
     let _ = std::fs::remove_dir_all(&artifacts);

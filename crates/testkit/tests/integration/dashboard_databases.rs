@@ -9,7 +9,7 @@
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, SystemClock, Timestamp};
 use payback_server::secret::Secret;
-use payback_testkit::browser::run_browser_script_with_env;
+use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::customer_db::{CustomerDb, Engine};
 use payback_testkit::{Backend, TestApp};
 use serde_json::Value;
@@ -133,10 +133,14 @@ fn script_env(db: &CustomerDb, reader: &Reader) -> Vec<(&'static str, String)> {
 
 async fn databases_page(backend: Backend) {
     let db = shop_database().await;
-    let app = TestApp::spawn_with(backend, |config| {
-        let key = base64::engine::general_purpose::STANDARD.encode([11_u8; 32]);
-        config.secret_key = Some(Secret::new(key));
-    })
+    let app = spawn_on_wall_clock(
+        backend,
+        |config| {
+            let key = base64::engine::general_purpose::STANDARD.encode([11_u8; 32]);
+            config.secret_key = Some(Secret::new(key));
+        },
+        |_| {},
+    )
     .await;
     let reader = Reader::create(&db).await;
     let env = script_env(&db, &reader);

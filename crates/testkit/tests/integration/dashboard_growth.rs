@@ -7,7 +7,7 @@
 
 use payback_domain::Clock;
 use payback_store::spend::SpendRow;
-use payback_testkit::browser::run_browser_script_with_env;
+use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
@@ -96,9 +96,8 @@ async fn seed(app: &TestApp) -> (String, String) {
 /// The ranked list, its impacts and links (budget to a proposal, never raised), a prompt for
 /// a picked agent and its Copy button, and the window selector, as the API answers them.
 async fn growth_page(backend: Backend) {
-    let app = TestApp::spawn(backend).await;
-    // The browser stamps times with the wall clock: seed on it too.
-    app.clock.set(payback_domain::SystemClock.now());
+    // The browser stamps times with the wall clock: the app and its seed run on it too.
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     let (email, slug) = seed(&app).await;
     let env = [("PAYBACK_E2E_EMAIL", email), ("PAYBACK_E2E_SLUG", slug)];
     run_browser_script_with_env(&app, "dashboard-growth", &env).await;

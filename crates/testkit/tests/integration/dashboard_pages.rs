@@ -7,7 +7,7 @@
 
 use payback_domain::Clock;
 use payback_store::spend::SpendRow;
-use payback_testkit::browser::run_browser_script_with_env;
+use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
@@ -96,9 +96,8 @@ async fn seed(app: &TestApp, name: &str) -> Seeded {
 }
 
 async fn run(backend: Backend, script: &str, name: &str) {
-    let app = TestApp::spawn(backend).await;
-    // The browser stamps times with the wall clock: seed on it too.
-    app.clock.set(payback_domain::SystemClock.now());
+    // The browser stamps times with the wall clock: the app and its seed run on it too.
+    let app = spawn_on_wall_clock(backend, |_| {}, |_| {}).await;
     let seeded = seed(&app, name).await;
     let env = [
         ("PAYBACK_E2E_EMAIL", seeded.email),

@@ -8,7 +8,7 @@ use base64::Engine as _;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::{Clock, SystemClock};
 use payback_server::secret::Secret;
-use payback_testkit::browser::run_browser_script_with_env;
+use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::fake_google::Day;
 use payback_testkit::{Backend, FakeLinkedIn, FakeMeta, TestApp, per_backend};
 use serde_json::json;
@@ -131,7 +131,7 @@ async fn social_pages(backend: Backend) {
     let (app_id, app_secret) = (meta.app_id().to_owned(), meta.app_secret().to_owned());
     let (dialog, token, graph) = (meta.dialog_url(), meta.token_url(), meta.base_url());
     let linkedin_base = linkedin.base_url();
-    let app = TestApp::spawn_custom(
+    let app = spawn_on_wall_clock(
         backend,
         move |config| {
             let key = base64::engine::general_purpose::STANDARD.encode([9_u8; 32]);
@@ -152,8 +152,6 @@ async fn social_pages(backend: Backend) {
     )
     .await;
     meta.register_redirect_uri(&app.url("/connect/socialco/callback"));
-    // The browser stamps times with the wall clock, and the fakes count days from it.
-    app.clock.set(SystemClock.now());
 
     let email = "social-ads@example.com";
     let owner = app.signup_verified(email).await;
