@@ -158,3 +158,93 @@ async fn a_mistyped_command_is_refused_with_its_usage() {
     // Refused before anything was opened: no database file was created.
     assert!(!store.dir.path().join("payback.db").exists());
 }
+
+/// The text settings a deployment may well set to digits only: a Meta app id is always
+/// numeric, and a client secret, the operator token or a developer token may be. Leading zeros
+/// are part of the value.
+const DIGIT_SETTINGS: &[(&str, &str)] = &[
+    ("PAYBACK_SOCIALCO_CLIENT_ID", "1008016813601991"),
+    ("PAYBACK_SOCIALCO_CLIENT_SECRET", "00917362548112"),
+    ("PAYBACK_SEARCHCO_CLIENT_ID", "0123456789"),
+    ("PAYBACK_SEARCHCO_CLIENT_SECRET", "98765432100"),
+    ("PAYBACK_SEARCH_ADS_DEVELOPER_TOKEN", "0000111122223333"),
+    ("PAYBACK_OPERATOR_TOKEN", "00424242424242424242"),
+    ("PAYBACK_OPERATOR_EMAIL", "4242"),
+    ("PAYBACK_STAFF_DOMAIN", "4242"),
+    ("PAYBACK_MODEL_GATEWAY_KEY", "0777"),
+    ("PAYBACK_MODEL", "4"),
+];
+
+/// One HTTP/1.1 GET on loopback; the status code, or `None` while nothing listens.
+fn status_of(port: u16, path: &str, bearer: &str) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {bearer}\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).ok()?;
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).ok()?;
+    answer.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// `serve` starts with every setting above made of digits (figment would have read them as
+/// numbers: "invalid type: found unsigned int"), and the operator token is exactly the digits
+/// given, leading zeros kept.
+async fn serve_takes_text_settings_made_of_digits(store: Store) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_payback"))
+        .arg("serve")
+        .current_dir(store.dir.path())
+        .env("PAYBACK_DATABASE_URL", &store.url)
+        .env("PAYBACK_LISTEN", format!("127.0.0.1:{port}"))
+        .env("PAYBACK_JOBS_EVERY_SECS", "0")
+        .env("RUST_LOG", "error")
+        .envs(DIGIT_SETTINGS.iter().copied())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let token = DIGIT_SETTINGS
+        .iter()
+        .find(|(name, _)| *name == "PAYBACK_OPERATOR_TOKEN")
+        .unwrap()
+        .1;
+    let mut operator = None;
+    for _ in 0..300 {
+        if let Some(exited) = serve.try_wait().unwrap() {
+            let mut stderr = String::new();
+            std::io::Read::read_to_string(&mut serve.stderr.take().unwrap(), &mut stderr).unwrap();
+            panic!("serve exited ({exited}) at start: {stderr}");
+        }
+        operator = status_of(port, "/connections", token);
+        if operator.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let without_zeros = token.trim_start_matches('0');
+    let stranger = status_of(port, "/connections", without_zeros);
+    serve.kill().unwrap();
+    serve.wait().unwrap();
+    assert_eq!(operator, Some(200), "the operator token, digits as given");
+    assert_eq!(
+        stranger,
+        Some(401),
+        "the same number without its zeros is no token"
+    );
+}
+
+#[tokio::test]
+async fn serve_takes_text_settings_made_of_digits_on_sqlite() {
+    serve_takes_text_settings_made_of_digits(Store::sqlite().await).await;
+}
+
+#[tokio::test]
+async fn serve_takes_text_settings_made_of_digits_on_postgres() {
+    serve_takes_text_settings_made_of_digits(Store::postgres().await).await;
+}

@@ -5,14 +5,18 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use figment::Figment;
-use figment::providers::{Env, Format, Toml};
+use figment::providers::{Format, Toml};
 use serde::Deserialize;
 
 use payback_domain::connection::ConnectionKind;
 
 use crate::error::ApiError;
 use crate::rate_limit::TrustedProxies;
+use crate::raw_env::RawEnv;
 use crate::secret::Secret;
+
+/// The prefix of every setting's environment variable.
+pub const ENV_PREFIX: &str = "PAYBACK_";
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(default)]
@@ -89,6 +93,16 @@ pub struct Config {
     pub model_gateway_key: Option<Secret>,
     /// The model asked.
     pub model: String,
+    /// Chat requests (`POST /chat`, `POST /products/{slug}/chat`) per minute per account,
+    /// whichever credential sends them: each one costs model tokens.
+    pub chat_per_minute: u32,
+    /// Chat requests per minute per credential (one API key, one session).
+    pub chat_key_per_minute: u32,
+    /// Conversations under way at once per account; one more answers 429.
+    pub chat_concurrent: usize,
+    /// Characters a chat request's messages may hold in all (each message is also capped at
+    /// 8,000): everything in them is sent to the gateway every round.
+    pub chat_max_chars: usize,
     /// Lets tenants' database connections name loopback and private addresses (self-hosted
     /// setups, tests). Off, such hosts are refused: they would reach the API host's neighbours.
     pub allow_private_database_hosts: bool,
@@ -167,6 +181,14 @@ impl Default for Config {
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),
+            // A person asks a question every few seconds at most; an agent looping faster is
+            // spending money, not reading answers.
+            chat_per_minute: 20,
+            chat_key_per_minute: 10,
+            chat_concurrent: 3,
+            // Four full messages: a long conversation, but not a stuffed one (issue 35 sent
+            // 280 KB per gateway round).
+            chat_max_chars: 32_000,
             allow_private_database_hosts: false,
             host_env: HostEnv::default(),
         }
@@ -178,7 +200,7 @@ impl Config {
     pub fn load() -> Result<Self, ApiError> {
         let figment = Figment::new()
             .merge(Toml::file("payback.toml"))
-            .merge(Env::prefixed("PAYBACK_"));
+            .merge(RawEnv::process(ENV_PREFIX));
         Self::from_figment(&figment).map(|config| Config {
             host_env: HostEnv::capture(),
             ..config
@@ -186,10 +208,12 @@ impl Config {
     }
 
     /// The configuration `figment` holds, with the vendor base URLs of every kind the kind
-    /// table names a variable for.
+    /// table names a variable for. Extracted leniently: the environment's values are all text
+    /// ([`RawEnv`]), so a number or a boolean setting parses its text, and a string setting
+    /// keeps a value made only of digits as it is (an app id, a token, leading zeros kept).
     fn from_figment(figment: &Figment) -> Result<Self, ApiError> {
         let mut config: Config = figment
-            .extract()
+            .extract_lossy()
             .map_err(|err| ApiError::Config(err.to_string()))?;
         for kind in ConnectionKind::all() {
             let Some(variable) = kind.spec().api_url_var else {
@@ -245,6 +269,8 @@ mod tests {
     use payback_domain::connection::ConnectionKind;
 
     use super::Config;
+    use crate::raw_env::RawEnv;
+    use crate::secret::Secret;
 
     fn loaded(toml: &str) -> Config {
         Config::from_figment(&Figment::new().merge(Toml::string(toml))).unwrap()
@@ -287,6 +313,135 @@ mod tests {
         assert_eq!(old.api_url(ConnectionKind::Payments), Some("http://old"));
         let both = loaded("stripe_api_base = \"http://old\"\npayments_api_url = \"http://new\"");
         assert_eq!(both.api_url(ConnectionKind::Payments), Some("http://new"));
+    }
+
+    /// The names of `Config`'s settings, as serde reads them (so a new setting is covered
+    /// without being listed here).
+    fn setting_names() -> &'static [&'static str] {
+        use serde::de::{self, Deserializer, Visitor};
+
+        struct Names(Option<&'static [&'static str]>);
+        impl<'de> Deserializer<'de> for &mut Names {
+            type Error = de::value::Error;
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+                Err(de::Error::custom("only a struct's field names are read"))
+            }
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Self::Error> {
+                self.0 = Some(fields);
+                Err(de::Error::custom("field names read"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+                byte_buf option unit unit_struct newtype_struct seq tuple tuple_struct map enum
+                identifier ignored_any
+            }
+        }
+        let mut names = Names(None);
+        let _ = <Config as serde::Deserialize>::deserialize(&mut names);
+        names.0.expect("Config is a struct")
+    }
+
+    fn from_env(vars: &[(&str, &str)]) -> Result<Config, crate::ApiError> {
+        let vars = vars
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()));
+        Config::from_figment(&Figment::new().merge(RawEnv::from_vars(super::ENV_PREFIX, vars)))
+    }
+
+    fn variable(name: &str) -> String {
+        format!("PAYBACK_{}", name.to_ascii_uppercase())
+    }
+
+    /// The settings that take any text: those a value that is no number, switch or address
+    /// loads into (found by trying, so a new setting is covered without being listed).
+    fn text_settings() -> Vec<&'static str> {
+        setting_names()
+            .iter()
+            .copied()
+            .filter(|name| from_env(&[(&variable(name), "plain words")]).is_ok())
+            .collect()
+    }
+
+    /// A Meta app id is all digits: it, and every other text setting made only of digits,
+    /// is read as that text, leading zeros kept.
+    #[test]
+    fn every_text_setting_keeps_a_value_made_of_digits() {
+        let text = text_settings();
+        for expected in [
+            "socialco_client_id",
+            "socialco_client_secret",
+            "searchco_client_id",
+            "searchco_client_secret",
+            "operator_token",
+            "search_ads_developer_token",
+            "model_gateway_key",
+            "mail",
+        ] {
+            assert!(text.contains(&expected), "{expected} in {text:?}");
+        }
+        let digits = "0012345678901234";
+        let variables: Vec<String> = text.iter().map(|name| variable(name)).collect();
+        let vars: Vec<(&str, &str)> = variables
+            .iter()
+            .map(|name| (name.as_str(), digits))
+            .collect();
+        let config = from_env(&vars).expect("every text setting takes digits");
+        // Each text setting shows the digits in `Debug`, except the secrets, which redact.
+        let shown = format!("{config:?}");
+        for name in &text {
+            let forms = [
+                format!("{name}: \"{digits}\""),
+                format!("{name}: Some(\"{digits}\")"),
+                format!("{name}: <redacted>"),
+                format!("{name}: Some(<redacted>)"),
+            ];
+            assert!(
+                forms.iter().any(|form| shown.contains(form.as_str())),
+                "{name} in {shown}"
+            );
+        }
+        assert_eq!(config.socialco_client_id.as_deref(), Some(digits));
+        let secret = |value: &Option<Secret>| value.as_ref().map(|s| s.expose().to_owned());
+        assert_eq!(
+            secret(&config.socialco_client_secret).as_deref(),
+            Some(digits)
+        );
+        assert_eq!(secret(&config.operator_token).as_deref(), Some(digits));
+        assert_eq!(
+            secret(&config.search_ads_developer_token).as_deref(),
+            Some(digits)
+        );
+        assert_eq!(config.mail.expose(), digits);
+        assert_eq!(config.model, digits);
+    }
+
+    #[test]
+    fn numbers_and_switches_still_parse_their_text() {
+        let config = from_env(&[
+            ("PAYBACK_SYNC_CONCURRENCY", "3"),
+            ("PAYBACK_ALLOW_PRIVATE_DATABASE_HOSTS", "true"),
+            ("PAYBACK_LISTEN", "127.0.0.1:9090"),
+            ("PAYBACK_SOCIALCO_CLIENT_ID", "1008016813601991"),
+            ("OTHER_SOCIALCO_CLIENT_ID", "not ours"),
+        ])
+        .expect("loads");
+        assert_eq!(config.sync_concurrency, 3);
+        assert!(config.allow_private_database_hosts);
+        assert_eq!(config.listen.port(), 9090);
+        assert_eq!(
+            config.socialco_client_id.as_deref(),
+            Some("1008016813601991")
+        );
+        let refused = from_env(&[("PAYBACK_SYNC_CONCURRENCY", "three")]).expect_err("not a number");
+        assert!(
+            refused.to_string().contains("PAYBACK_SYNC_CONCURRENCY"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod openapi;
 pub mod operator;
 pub mod pending_events;
 pub mod rate_limit;
+pub mod raw_env;
 pub mod routes;
 pub mod secret;
 pub mod secrets;
