@@ -29,6 +29,11 @@ pub const DOMAIN_MAX_CHARS: usize = 255;
 pub const KEY_NAME_MAX_CHARS: usize = 80;
 /// Text that must not be blank (only whitespace) holds at least one other character.
 pub const NOT_BLANK_PATTERN: &str = r"\S";
+/// What [`check_one_line`] takes, as a regular expression (ECMA and Rust syntax alike).
+pub const ONE_LINE_PATTERN: &str =
+    r"^[^\x00-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069]*$";
+/// [`ONE_LINE_PATTERN`] that is also not blank: one character besides whitespace at least.
+pub const ONE_LINE_NOT_BLANK_PATTERN: &str = r"^[^\x00-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069]*[^\s\x00-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069][^\x00-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069]*$";
 
 /// Product slugs: 2-60 characters, `^[a-z0-9][a-z0-9-]*[a-z0-9]$`. Slugs appear in URLs, tool
 /// arguments and audit references, so they are immutable once created.
@@ -95,6 +100,30 @@ pub fn check_password(password: &str) -> Result<(), String> {
     }
 }
 
+/// Names, labels and headlines are one line of plain text: no line breaks, tabs or other
+/// control characters, no Unicode line or paragraph separators and no bidirectional overrides.
+/// They are shown inside other text (a prompt a founder pastes into a coding agent, a card, a
+/// log line), where a line break would let a value open a section of its own and pass for
+/// instructions, and an override would show other words than the ones stored.
+pub fn check_one_line(text: &str) -> Result<(), String> {
+    let breaking = |c: &char| {
+        c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
+    match text.chars().find(breaking) {
+        Some(found) => Err(format!(
+            "must be one line of text without line breaks or control characters (found U+{:04X})",
+            u32::from(found)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// [`check_one_line`] with the field's name leading the message (`name: must be one line ...`).
+pub fn check_one_line_field(field: &str, text: &str) -> Result<(), String> {
+    check_one_line(text).map_err(|msg| format!("{field}: {msg}"))
+}
+
 /// Checks a string's length in characters against an inclusive range.
 pub fn check_length(text: &str, min: usize, max: usize) -> Result<(), String> {
     let len = text.chars().count();
@@ -112,6 +141,31 @@ pub fn check_length(text: &str, min: usize, max: usize) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_line() {
+        assert!(check_one_line("Shop · Ünïcode — fine").is_ok());
+        assert!(check_one_line("").is_ok());
+        for bad in [
+            "a\nb",
+            "a\rb",
+            "tab\there",
+            "nul\0",
+            "\u{85}next",
+            "sep\u{2028}",
+            "\u{202E}evil",
+        ] {
+            let refused = check_one_line(bad).expect_err(bad);
+            assert!(refused.starts_with("must be one line"), "{refused}");
+        }
+        assert_eq!(
+            check_one_line("Shop\n\n## Urgent"),
+            Err(
+                "must be one line of text without line breaks or control characters (found U+000A)"
+                    .to_owned()
+            )
+        );
+    }
 
     #[test]
     fn slugs() {

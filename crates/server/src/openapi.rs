@@ -183,6 +183,23 @@ fn currency() -> Vec<Rule> {
     vec![Rule::Pattern(input::CURRENCY_PATTERN.to_owned())]
 }
 
+/// A name, label or headline: 1 to `max` characters on one line, not only whitespace
+/// (`validation::check_one_line`).
+fn one_line_name(max: usize) -> Vec<Rule> {
+    vec![
+        Rule::Chars(1, max),
+        Rule::Pattern(input::ONE_LINE_NOT_BLANK_PATTERN.to_owned()),
+    ]
+}
+
+/// An optional name or a domain: at most `max` characters on one line.
+fn one_line_at_most(max: usize) -> Vec<Rule> {
+    vec![
+        Rule::Chars(0, max),
+        Rule::Pattern(input::ONE_LINE_PATTERN.to_owned()),
+    ]
+}
+
 /// Text of 1 to `max` characters that is not only whitespace (checked after trimming).
 fn not_blank(max: usize) -> Vec<Rule> {
     vec![
@@ -294,12 +311,12 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         (Field("AgentSignupRequest", "email"), email()),
         (
             Field("AgentSignupRequest", "name"),
-            at_most(input::ACCOUNT_NAME_MAX_CHARS),
+            one_line_at_most(input::ACCOUNT_NAME_MAX_CHARS),
         ),
         (Field("ClaimRequest", "password"), password()),
         (
             Field("UpdateMeRequest", "name"),
-            at_most(input::PERSON_NAME_MAX_CHARS),
+            one_line_at_most(input::PERSON_NAME_MAX_CHARS),
         ),
         (Field("UpdateMeRequest", "new_password"), password()),
         (
@@ -311,22 +328,22 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("CreateAccountRequest", "name"),
-            not_blank(input::ACCOUNT_NAME_MAX_CHARS),
+            one_line_name(input::ACCOUNT_NAME_MAX_CHARS),
         ),
         (Field("AcceptInviteRequest", "password"), password()),
         (
             Field("AcceptInviteRequest", "name"),
-            at_most(input::PERSON_NAME_MAX_CHARS),
+            one_line_at_most(input::PERSON_NAME_MAX_CHARS),
         ),
         (
             Field("CreateKeyRequest", "name"),
-            not_blank(input::KEY_NAME_MAX_CHARS),
+            one_line_name(input::KEY_NAME_MAX_CHARS),
         ),
         (Field("InviteRequest", "email"), email()),
         // Products (`routes/products.rs`, `services/products.rs`).
         (
             Field("CreateProductRequest", "name"),
-            not_blank(input::PRODUCT_NAME_MAX_CHARS),
+            one_line_name(input::PRODUCT_NAME_MAX_CHARS),
         ),
         (
             Field("CreateProductRequest", "slug"),
@@ -337,17 +354,17 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("CreateProductRequest", "domain"),
-            at_most(input::DOMAIN_MAX_CHARS),
+            one_line_at_most(input::DOMAIN_MAX_CHARS),
         ),
         (Field("CreateProductRequest", "currency"), currency()),
         (
             Field("UpdateProductRequest", "name"),
-            not_blank(input::PRODUCT_NAME_MAX_CHARS),
+            one_line_name(input::PRODUCT_NAME_MAX_CHARS),
         ),
         (Field("UpdateProductRequest", "currency"), currency()),
         (
             Field("UpdateProductRequest", "domain"),
-            at_most(input::DOMAIN_MAX_CHARS),
+            one_line_at_most(input::DOMAIN_MAX_CHARS),
         ),
         (
             Field("UpdateProductRequest", "gate_due_date"),
@@ -423,7 +440,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("ConversionInput", "label"),
-            not_blank(conversions::LABEL_MAX_CHARS),
+            one_line_name(conversions::LABEL_MAX_CHARS),
         ),
         (
             Field("ConversionInput", "tier"),
@@ -490,7 +507,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         (Field("StepInput", "stage"), vec![stages()]),
         (
             Field("StepInput", "label"),
-            not_blank(funnel::MAX_LABEL_CHARS),
+            one_line_name(funnel::MAX_LABEL_CHARS),
         ),
         // Outreach (`routes/distribution.rs`).
         (
@@ -499,11 +516,11 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("DistributionRequest", "channel"),
-            not_blank(distribution::LABEL_MAX_CHARS),
+            one_line_name(distribution::LABEL_MAX_CHARS),
         ),
         (
             Field("DistributionRequest", "kind"),
-            not_blank(distribution::LABEL_MAX_CHARS),
+            one_line_name(distribution::LABEL_MAX_CHARS),
         ),
         (
             Field("DistributionRequest", "url"),
@@ -515,7 +532,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("DistributionRequest", "utmCampaign"),
-            not_blank(distribution::CAMPAIGN_MAX_CHARS),
+            one_line_name(distribution::CAMPAIGN_MAX_CHARS),
         ),
         (
             Field("DistributionRequest", "note"),
@@ -525,7 +542,10 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         // `services/policy.rs`; `domain/src/card.rs`, `domain/src/policy.rs`).
         (
             Field("ProposalRequest", "campaign_id"),
-            vec![Rule::Chars(1, spend::CAMPAIGN_ID_MAX_CHARS)],
+            vec![
+                Rule::Chars(1, spend::CAMPAIGN_ID_MAX_CHARS),
+                Rule::Pattern(input::ONE_LINE_PATTERN.to_owned()),
+            ],
         ),
         (
             Field("ProposalRequest", "from_cents"),
@@ -548,7 +568,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         ),
         (
             Field("ProposalRequest", "headline"),
-            not_blank(card::HEADLINE_MAX),
+            one_line_name(card::HEADLINE_MAX),
         ),
         (
             Field("ResolveRequest", "actor"),
@@ -937,7 +957,7 @@ fn dashboard_rules() -> Vec<(At, Vec<Rule>)> {
     vec![
         (
             Field("CreateDashboardRequest", "name"),
-            not_blank(NAME_MAX_CHARS),
+            one_line_name(NAME_MAX_CHARS),
         ),
         (
             Field("CreateDashboardRequest", "description"),
@@ -947,7 +967,7 @@ fn dashboard_rules() -> Vec<(At, Vec<Rule>)> {
         (Field("GenerateDashboardRequest", "prompt"), prompt()),
         (
             Field("UpdateDashboardRequest", "name"),
-            not_blank(NAME_MAX_CHARS),
+            one_line_name(NAME_MAX_CHARS),
         ),
         (
             Field("UpdateDashboardRequest", "description"),

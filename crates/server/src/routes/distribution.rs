@@ -8,7 +8,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson, Window};
-use crate::routes::rules::{not_blank, web_url};
+use crate::routes::rules::{not_blank, one_line, web_url};
 use crate::routes::tags;
 use crate::services::distribution::{self, DistributionList, EntryInput};
 use crate::state::AppState;
@@ -37,16 +37,16 @@ pub struct DistributionRequest {
     #[garde(length(chars, min = 1, max = PRODUCT_SLUG_MAX_CHARS))]
     productSlug: String,
     /// Where it went out, e.g. `reddit`, `newsletter`, `hacker_news` (1-80).
-    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank), custom(one_line))]
     channel: String,
     /// What it was, e.g. `post`, `comment`, `email` (1-80).
-    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank), custom(one_line))]
     kind: String,
     /// Link to the outreach itself; an absolute http(s) URL, at most 2000 characters.
     #[garde(inner(length(chars, max = TEXT_MAX_CHARS), url, custom(web_url)))]
     url: Option<String>,
     /// The `utm_campaign` its links carry; traffic is joined back through it (max 200).
-    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_MAX_CHARS), custom(not_blank)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_MAX_CHARS), custom(not_blank), custom(one_line)))]
     utmCampaign: Option<String>,
     /// Free text, at most 2000 characters.
     #[garde(inner(length(chars, max = TEXT_MAX_CHARS)))]

@@ -11,6 +11,12 @@ pub fn not_blank(text: &str, _: &()) -> garde::Result {
     Ok(())
 }
 
+/// [`payback_domain::validation::check_one_line`] for garde: names, labels and headlines are
+/// one line, so no value can open a section of its own in a prompt or a card.
+pub fn one_line(text: &str, _: &()) -> garde::Result {
+    payback_domain::validation::check_one_line(text).map_err(garde::Error::new)
+}
+
 /// A secret (an API key) that is neither blank nor longer than `max` characters; garde's own
 /// rules read plain text, and a [`Secret`] shows its value only when asked.
 pub fn secret_within<const MAX: usize>(secret: &Secret, _: &()) -> garde::Result {

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson, Window};
-use crate::routes::rules::not_blank;
+use crate::routes::rules::{not_blank, one_line};
 use crate::routes::tags;
 use crate::services::proposals::{self, ProposalAccepted, ProposalInput};
 use crate::services::spend::{self, SpendReport};
@@ -66,7 +66,7 @@ pub struct ProposalRequest {
     #[garde(skip)]
     network: Network,
     /// The campaign whose budget changes; omitted means the network's account-level budget.
-    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_ID_MAX_CHARS)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_ID_MAX_CHARS), custom(one_line)))]
     campaign_id: Option<String>,
     /// Today's daily budget, for the card (cents, >= 0).
     #[garde(inner(range(min = 0, max = MAX_DAILY_CENTS)))]
@@ -84,7 +84,7 @@ pub struct ProposalRequest {
     #[schema(value_type = Option<Object>)]
     rollback_if: Option<serde_json::Value>,
     /// The card's headline, at most 90 characters; one is written when omitted.
-    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX), custom(not_blank)))]
+    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX), custom(not_blank), custom(one_line)))]
     headline: Option<String>,
 }
 

@@ -192,6 +192,8 @@ fn check(input: ConversionInput, product: &ProductRow) -> ApiResult<Checked> {
             format!("must be 1-{LABEL_MAX_CHARS} characters"),
         ));
     }
+    payback_domain::validation::check_one_line_field("label", &label)
+        .map_err(ApiError::bad_request)?;
     let tier = one_of("tier", input.tier.trim(), TIERS)?;
     let stage = Stage::parse(input.stage.trim())
         .ok_or_else(|| {

@@ -279,6 +279,8 @@ pub fn validate_steps(input: Option<Vec<StepInput>>) -> ApiResult<Vec<FunnelStep
                 "steps[{index}].label: must be 1-{MAX_LABEL_CHARS} characters"
             )));
         }
+        payback_domain::validation::check_one_line_field(&format!("steps[{index}].label"), label)
+            .map_err(ApiError::bad_request)?;
         steps.push(FunnelStep {
             stage,
             label: label.to_owned(),

@@ -1,7 +1,7 @@
 //! Account API keys: the credential agents hold.
 
 use payback_domain::Timestamp;
-use payback_domain::validation::KEY_NAME_MAX_CHARS;
+use payback_domain::validation::{KEY_NAME_MAX_CHARS, check_one_line_field};
 use payback_store::api_keys::{self, NewApiKey};
 use payback_store::{AccountScope, Tx};
 use serde::Serialize;
@@ -120,6 +120,7 @@ pub async fn create(
             "name: must be 1-{KEY_NAME_MAX_CHARS} characters"
         )));
     }
+    check_one_line_field("name", name).map_err(ApiError::bad_request)?;
     let scope = caller.scope()?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;

@@ -1,6 +1,8 @@
 //! Products and the portfolio.
 
-use payback_domain::validation::{DOMAIN_MAX_CHARS, PRODUCT_NAME_MAX_CHARS, normalize_currency};
+use payback_domain::validation::{
+    DOMAIN_MAX_CHARS, PRODUCT_NAME_MAX_CHARS, check_one_line_field, normalize_currency,
+};
 use payback_domain::{GateResult, MemberRole, ProductStage, Timestamp};
 use payback_store::products::{self, NewProduct, ProductPatch, ProductRow};
 use payback_store::{AccountScope, accounts};
@@ -176,6 +178,9 @@ pub async fn create(
             .map_err(|msg| ApiError::bad_request(format!("currency: {msg}")))?,
         None => "USD".to_owned(),
     };
+    if let Some(domain) = &input.domain {
+        check_one_line_field("domain", domain).map_err(ApiError::bad_request)?;
+    }
     let domain = input.domain.as_deref().and_then(normalize_domain);
     let name = input.name.trim();
     // The length rule is checked before trimming (by the request's validation), so a name of
@@ -185,6 +190,7 @@ pub async fn create(
             "name: must be 1-{PRODUCT_NAME_MAX_CHARS} characters"
         )));
     }
+    check_one_line_field("name", name).map_err(ApiError::bad_request)?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let new = NewProduct {
@@ -286,6 +292,9 @@ pub async fn update(
             "name: must be 1-{PRODUCT_NAME_MAX_CHARS} characters"
         )));
     }
+    if let Some(name) = name {
+        check_one_line_field("name", name).map_err(ApiError::bad_request)?;
+    }
     let currency = edit
         .currency
         .as_deref()
@@ -301,6 +310,9 @@ pub async fn update(
         return Err(ApiError::bad_request(format!(
             "domain: must be at most {DOMAIN_MAX_CHARS} characters"
         )));
+    }
+    if let Some(Some(domain)) = &edit.domain {
+        check_one_line_field("domain", domain).map_err(ApiError::bad_request)?;
     }
     let domain = edit.domain.map(|d| d.as_deref().and_then(normalize_domain));
     let patch = ProductPatch {

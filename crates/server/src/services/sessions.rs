@@ -1,7 +1,7 @@
 //! Signing in and out, and what a signed-in person sees of themselves.
 
 use payback_domain::validation::{
-    PERSON_NAME_MAX_CHARS, check_length, check_password, normalize_email,
+    PERSON_NAME_MAX_CHARS, check_one_line_field, check_length, check_password, normalize_email,
 };
 use payback_domain::{Actor, MemberRole, Timestamp, Via};
 use payback_store::{AccountScope, Tx, accounts, members, sessions, users};
@@ -177,6 +177,7 @@ pub async fn update_me(
     if let Some(Some(name)) = &edit.name {
         check_length(name, 0, PERSON_NAME_MAX_CHARS)
             .map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
+        check_one_line_field("name", name).map_err(ApiError::bad_request)?;
     }
     let user = users::find(&state.store, &person.user_id)
         .await?

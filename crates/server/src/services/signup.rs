@@ -2,7 +2,7 @@
 //! and lead capture.
 
 use payback_domain::validation::{
-    ACCOUNT_NAME_MAX_CHARS, check_email, check_password, normalize_email,
+    ACCOUNT_NAME_MAX_CHARS, check_email, check_one_line_field, check_password, normalize_email,
 };
 use payback_domain::{Actor, DAY_MS, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::accounts::AccountRow;
@@ -318,6 +318,9 @@ pub async fn agent_signup(
         return Err(ApiError::bad_request(format!(
             "name: must be at most {ACCOUNT_NAME_MAX_CHARS} characters"
         )));
+    }
+    if let Some(name) = name {
+        check_one_line_field("name", name).map_err(ApiError::bad_request)?;
     }
     let generic_conflict =
         || ApiError::Conflict("an account cannot be created for this email".to_owned());

@@ -1,7 +1,7 @@
 //! The team of an account: invitations, guard rails on disabling and demoting owners.
 
 use payback_domain::validation::{
-    PERSON_NAME_MAX_CHARS, check_email, check_length, check_password, normalize_email,
+    PERSON_NAME_MAX_CHARS, check_one_line_field, check_email, check_length, check_password, normalize_email,
 };
 use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::members::MemberRow;
@@ -217,6 +217,7 @@ pub async fn accept_invite(
     if let Some(name) = &name {
         check_length(name, 0, PERSON_NAME_MAX_CHARS)
             .map_err(|msg| ApiError::bad_request(format!("name: {msg}")))?;
+        check_one_line_field("name", name).map_err(ApiError::bad_request)?;
     }
     if let Some(password) = &password {
         check_password(password)

@@ -10,7 +10,7 @@ use crate::extract::Window;
 use crate::routes::distribution::{
     CAMPAIGN_MAX_CHARS, LABEL_MAX_CHARS, PRODUCT_SLUG_MAX_CHARS, TEXT_MAX_CHARS,
 };
-use crate::routes::rules::{not_blank, web_url};
+use crate::routes::rules::{not_blank, one_line, web_url};
 use crate::services::acting::Caller;
 use crate::services::distribution::{self, EntryInput};
 use crate::state::AppState;
@@ -45,17 +45,17 @@ pub struct DistributionArgs {
     #[garde(length(chars, min = 1, max = PRODUCT_SLUG_MAX_CHARS))]
     productSlug: String,
     /// Where it went out, e.g. `reddit`, `newsletter`, `hacker_news` (1-80 characters).
-    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank), custom(one_line))]
     channel: String,
     /// What it was, e.g. `post`, `comment`, `email` (1-80 characters).
-    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank))]
+    #[garde(length(chars, min = 1, max = LABEL_MAX_CHARS), custom(not_blank), custom(one_line))]
     kind: String,
     /// Link to the outreach itself: an absolute http(s) URL, at most 2000 characters.
     #[garde(inner(length(chars, max = TEXT_MAX_CHARS), url, custom(web_url)))]
     #[schemars(length(max = TEXT_MAX_CHARS), url)]
     url: Option<String>,
     /// The `utm_campaign` its links carry; traffic is joined back through it (at most 200).
-    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_MAX_CHARS), custom(not_blank)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_MAX_CHARS), custom(not_blank), custom(one_line)))]
     #[schemars(length(min = 1, max = CAMPAIGN_MAX_CHARS))]
     utmCampaign: Option<String>,
     /// Free text, at most 2000 characters.

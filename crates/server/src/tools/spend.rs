@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::extract::Window;
-use crate::routes::rules::not_blank;
+use crate::routes::rules::{not_blank, one_line};
 use crate::routes::spend::{CAMPAIGN_ID_MAX_CHARS, RATIONALE_MAX_CHARS, RATIONALE_MIN_CHARS};
 use crate::services::acting::Caller;
 use crate::services::proposals::{self, ProposalInput};
@@ -57,7 +57,7 @@ pub struct ProposalArgs {
     #[schemars(schema_with = "network_schema")]
     network: Network,
     /// The campaign whose budget changes; omitted means the network's account-level budget.
-    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_ID_MAX_CHARS)))]
+    #[garde(inner(length(chars, min = 1, max = CAMPAIGN_ID_MAX_CHARS), custom(one_line)))]
     #[schemars(length(min = 1, max = CAMPAIGN_ID_MAX_CHARS))]
     campaign_id: Option<String>,
     /// Today's daily budget in cents (>= 0), shown on the card.
@@ -78,7 +78,7 @@ pub struct ProposalArgs {
     #[serde(default)]
     rollback_if: Option<Value>,
     /// The card's headline, at most 90 characters; one is written when omitted.
-    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX), custom(not_blank)))]
+    #[garde(inner(length(chars, min = 1, max = HEADLINE_MAX), custom(not_blank), custom(one_line)))]
     #[schemars(length(min = 1, max = HEADLINE_MAX))]
     headline: Option<String>,
 }

@@ -156,7 +156,7 @@ pub(super) fn change(situation: &Situation<'_>, subject: &Subject) -> Change {
     Change {
         summary: format!(
             "Move {}'s budget from {from} (CAC above LTV) to {to} (paying back) through a spend proposal a human approves.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps,
         code,

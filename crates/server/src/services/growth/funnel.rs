@@ -6,6 +6,7 @@
 
 use payback_domain::Stage;
 
+use super::prompts::quoted;
 use super::situation::Situation;
 use super::{ActionKind, ActionLink, Change, Draft, Subject};
 
@@ -47,7 +48,10 @@ pub(super) fn drafts(situation: &Situation<'_>) -> Vec<Draft> {
                 kind: ActionKind::FixFunnelStep,
                 subject_id: stage.to_owned(),
                 severity: check.status,
-                headline: format!("Fill the empty funnel step \"{}\" ({stage})", step.label),
+                headline: format!(
+                    "Fill the empty funnel step {} ({stage})",
+                    quoted(&step.label)
+                ),
                 why: format!(
                     "No {stage} volume in {} days; {}",
                     situation.window.days, check.evidence
@@ -89,7 +93,7 @@ pub(super) fn converted_change(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Send a server-side converted event with its value from {}'s backend when a customer pays, and count it as the primary conversion.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "Find where the backend records a successful payment (checkout webhook or order completion).".to_owned(),
@@ -146,12 +150,15 @@ pub(super) fn step_change(situation: &Situation<'_>, subject: &Subject) -> Chang
     };
     Change {
         summary: format!(
-            "Record the funnel step \"{label}\" (stage {stage}) of {}, which counted nothing in {} days.",
-            situation.product.name, situation.window.days
+            "Record the funnel step {} (stage {stage}) of {}, which counted nothing in {} days.",
+            quoted(label),
+            situation.quoted_name(),
+            situation.window.days
         ),
         steps: vec![
             format!(
-                "Find where a person reaches \"{label}\" in the code (the request or screen that completes it)."
+                "Find where a person reaches {} in the code (the request or screen that completes it).",
+                quoted(label)
             ),
             format!(
                 "Record it there as stage {stage}: in the browser with the snippet's svc.track, or from the backend with POST {} (user_id or email on each event).",

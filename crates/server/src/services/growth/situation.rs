@@ -109,11 +109,16 @@ impl<'a> Situation<'a> {
         format_cents(cents, &self.product.currency)
     }
 
+    /// The product's name as prompts show it: quoted on one line ([`super::prompts::quoted`]).
+    pub fn quoted_name(&self) -> String {
+        super::prompts::quoted(&self.product.name)
+    }
+
     /// What is known of the product's stack: its domain and its connected sources.
     pub fn stack(&self) -> Vec<String> {
         let mut stack = Vec::new();
         if let Some(domain) = &self.product.domain {
-            stack.push(format!("website {domain}"));
+            stack.push(format!("website {}", super::prompts::quoted(domain)));
         }
         for kind in &self.connected {
             stack.push(stack_word(*kind).to_owned());

@@ -79,7 +79,7 @@ pub(super) async fn install_change(situation: &Situation<'_>) -> ApiResult<Chang
     Ok(Change {
         summary: format!(
             "Load the Payback snippet on every page of {} and send server-side events for signups and payments.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "Paste this tag before </head> in the layout every page shares (not in a single page)."
@@ -108,7 +108,7 @@ pub(super) fn stitch_change(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Identify each person in {} right after signup and login, so their visits and payments join.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "Find the code that runs in the browser after a successful signup (and after login).".to_owned(),
@@ -144,7 +144,7 @@ pub(super) fn tag_links_change(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Add UTM tags to every link {} shares or pays for, so visits carry their channel.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "List every outbound link to the site: emails, newsletters, social profiles and posts, partner pages, ads without auto-tagging.".to_owned(),

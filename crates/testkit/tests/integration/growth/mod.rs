@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 
 mod budget;
 mod errors;
+mod injection;
 mod prompts;
 mod situations;
 mod suffix;
