@@ -27,7 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct GrowthActionsParams {
-    /// The N UTC days ending today, 1-365; default 30.
+    /// The N UTC days ending today, 1-3650; default 30.
     days: Option<i64>,
     /// The coding agent whose prompts the client will ask for (`agent_a`..`agent_e`); it only
     /// tags the actions.
@@ -63,7 +63,7 @@ pub struct GrowthPromptRequest {
     /// CLI, `agent_c` Cursor, `agent_d` GitHub Copilot coding agent, `agent_e` Aider); default
     /// `agent_a`.
     tool: Option<String>,
-    /// The window the action was ranked over, 1-365; default 30.
+    /// The window the action was ranked over, 1-3650; default 30.
     days: Option<i64>,
 }
 

@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct HealthReportParams {
-    /// The N UTC days ending today, 1-365; default 30. The CAC trend compares them with the N
+    /// The N UTC days ending today, 1-3650; default 30. The CAC trend compares them with the N
     /// days before.
     days: Option<i64>,
 }

@@ -35,10 +35,11 @@ use crate::state::AppState;
 
 use context::Context;
 
-/// The window the report reads, in days: default 30, at most a year (the CAC trend compares it
-/// with the one before, so two of them must stay within reach of the stored history).
+/// The window the report reads, in days: the range every other read takes (1-3650, default
+/// 30). The CAC trend compares it with the one before, which the daily tables answer at any
+/// depth.
 pub const DEFAULT_DAYS: i64 = Window::DEFAULT_DAYS;
-pub const MAX_DAYS: i64 = 365;
+pub const MAX_DAYS: i64 = Window::MAX_DAYS;
 
 /// The spec's Health report.
 #[derive(Debug, Clone, Serialize, ToSchema)]

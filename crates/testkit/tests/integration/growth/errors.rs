@@ -12,10 +12,10 @@ async fn inputs_are_named_and_other_accounts_are_not_found(app: TestApp) {
     let listed = "/products/mine/growth-actions";
     let asked = "/products/mine/growth-actions/install_tracking:events/prompt";
 
-    for days in ["0", "366", "-1"] {
+    for days in ["0", "3651", "-1"] {
         app.get(&format!("{listed}?days={days}"), key)
             .await
-            .expect_error(400, "days: must be 1-365");
+            .expect_error(400, "days: must be 1-3650");
     }
     app.get(&format!("{listed}?tool=agent_f"), key)
         .await
@@ -23,9 +23,15 @@ async fn inputs_are_named_and_other_accounts_are_not_found(app: TestApp) {
             400,
             "tool: must be one of agent_a, agent_b, agent_c, agent_d, agent_e",
         );
-    app.get(&format!("{listed}?days=365&tool=agent_e"), key)
-        .await
-        .expect(200);
+    // The range every other read takes (it was 1-365 here alone).
+    for days in [365, 366, 3650] {
+        let listed = app
+            .get(&format!("{listed}?days={days}&tool=agent_e"), key)
+            .await
+            .expect(200)
+            .clone();
+        assert_eq!(listed["window_days"], days, "{listed}");
+    }
     app.post(asked, key, json!({"tool": "claude"}))
         .await
         .expect_error(400, "tool: must be one of");
@@ -34,13 +40,15 @@ async fn inputs_are_named_and_other_accounts_are_not_found(app: TestApp) {
         .expect_error(400, "tool");
     app.post(asked, key, json!({"days": 0}))
         .await
-        .expect_error(400, "days: must be 1-365");
+        .expect_error(400, "days: must be 1-3650");
     app.post(asked, key, json!({"tool": "agent_a", "extra": 1}))
         .await
         .expect_error(400, "extra");
-    app.post(asked, key, json!({"tool": "agent_a", "days": 365}))
-        .await
-        .expect(200);
+    for days in [365, 3650] {
+        app.post(asked, key, json!({"tool": "agent_a", "days": days}))
+            .await
+            .expect(200);
+    }
 
     // Unknown and no longer ranked ids.
     for id in [
