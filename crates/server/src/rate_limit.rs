@@ -8,6 +8,11 @@
 //!   they have read the key or the email, before any database work or password hash. Many
 //!   addresses each under their own limit still meet these.
 //!
+//! - Per account (`PAYBACK_CHAT_PER_MINUTE`) and per credential (`PAYBACK_CHAT_KEY_PER_MINUTE`)
+//!   on the chat routes, and the conversations under way per account
+//!   (`PAYBACK_CHAT_CONCURRENT`, `services::chat::limits::ConversationSlots`): the chat service
+//!   checks them before it asks the model gateway anything.
+//!
 //! Every limiter lives in memory, per instance, in [`Limiters`] (held by `AppState`).
 //!
 //! Behind a reverse proxy every request arrives from the proxy, so keying on the peer address
@@ -39,6 +44,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
+use crate::services::chat::limits::ConversationSlots;
 
 /// The window of the per-email login limit.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(15 * 60);
@@ -285,6 +291,12 @@ pub struct Limiters {
     write_key_per_minute: u32,
     login_email: KeyedLimit,
     login_attempts: u32,
+    chat_account: KeyedLimit,
+    chat_account_per_minute: u32,
+    chat_credential: KeyedLimit,
+    chat_credential_per_minute: u32,
+    /// Chat conversations under way, per account.
+    pub chat_conversations: ConversationSlots,
 }
 
 impl std::fmt::Debug for Limiters {
@@ -294,6 +306,12 @@ impl std::fmt::Debug for Limiters {
             .field("browser_events_per_minute", &self.browser_events.per_minute)
             .field("write_key_per_minute", &self.write_key_per_minute)
             .field("login_attempts", &self.login_attempts)
+            .field("chat_account_per_minute", &self.chat_account_per_minute)
+            .field(
+                "chat_credential_per_minute",
+                &self.chat_credential_per_minute,
+            )
+            .field("chat_conversations", &self.chat_conversations)
             .finish()
     }
 }
@@ -306,6 +324,8 @@ impl Limiters {
         let trusted = Arc::new(config.trusted_proxies.clone());
         let write_key_per_minute = config.tracking_key_rate_limit_per_minute.max(1);
         let login_attempts = config.login_attempts_per_email.max(1);
+        let chat_account_per_minute = config.chat_per_minute.max(1);
+        let chat_credential_per_minute = config.chat_key_per_minute.max(1);
         let login_quota = Quota::with_period(LOGIN_WINDOW / login_attempts)
             .map(|quota| quota.allow_burst(nonzero(login_attempts)))
             .ok_or_else(|| {
@@ -318,6 +338,13 @@ impl Limiters {
             write_key_per_minute,
             login_email: KeyedLimit::new(login_quota),
             login_attempts,
+            chat_account: KeyedLimit::new(Quota::per_minute(nonzero(chat_account_per_minute))),
+            chat_account_per_minute,
+            chat_credential: KeyedLimit::new(Quota::per_minute(nonzero(
+                chat_credential_per_minute,
+            ))),
+            chat_credential_per_minute,
+            chat_conversations: ConversationSlots::new(config.chat_concurrent),
         };
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(forget_idle_keys(limiters.weak()));
@@ -352,12 +379,39 @@ impl Limiters {
             })
     }
 
+    /// Counts a chat request for `credential` (one API key or session) and for `account`,
+    /// answering 429 over either rate. The credential's rate is checked first, so a credential
+    /// over its own rate spends nothing of its account's: one runaway key does not lock the
+    /// account's other keys and people out.
+    pub fn check_chat(&self, account: &str, credential: &str) -> ApiResult<()> {
+        self.chat_credential
+            .check(credential)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many chat requests for this API key or session: at most {} per minute; try again in {wait} s",
+                    self.chat_credential_per_minute
+                ),
+                retry_after_secs: wait,
+            })?;
+        self.chat_account
+            .check(account)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many chat requests for this account: at most {} per minute; try again in {wait} s",
+                    self.chat_account_per_minute
+                ),
+                retry_after_secs: wait,
+            })
+    }
+
     fn weak(&self) -> WeakLimiters {
         WeakLimiters {
             public_auth: Arc::downgrade(self.public_auth.config.limiter()),
             browser_events: Arc::downgrade(self.browser_events.config.limiter()),
             write_key: Arc::downgrade(&self.write_key.limiter),
             login_email: Arc::downgrade(&self.login_email.limiter),
+            chat_account: Arc::downgrade(&self.chat_account.limiter),
+            chat_credential: Arc::downgrade(&self.chat_credential.limiter),
         }
     }
 }
@@ -375,6 +429,8 @@ struct WeakLimiters {
     browser_events: Weak<AddressLimiter>,
     write_key: Weak<DefaultKeyedRateLimiter<String>>,
     login_email: Weak<DefaultKeyedRateLimiter<String>>,
+    chat_account: Weak<DefaultKeyedRateLimiter<String>>,
+    chat_credential: Weak<DefaultKeyedRateLimiter<String>>,
 }
 
 async fn forget_idle_keys(limiters: WeakLimiters) {
@@ -390,7 +446,12 @@ async fn forget_idle_keys(limiters: WeakLimiters) {
                 limiter.shrink_to_fit();
             }
         }
-        for limiter in [&limiters.write_key, &limiters.login_email] {
+        for limiter in [
+            &limiters.write_key,
+            &limiters.login_email,
+            &limiters.chat_account,
+            &limiters.chat_credential,
+        ] {
             if let Some(limiter) = limiter.upgrade() {
                 alive = true;
                 limiter.retain_recent();
@@ -535,5 +596,24 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("write key"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_credential_over_its_chat_rate_spends_nothing_of_its_account() {
+        let config = Config {
+            chat_per_minute: 2,
+            chat_key_per_minute: 1,
+            ..Config::default()
+        };
+        let limiters = Limiters::from_config(&config).unwrap();
+        limiters.check_chat("account:a", "key:1").unwrap();
+        let err = limiters.check_chat("account:a", "key:1").unwrap_err();
+        assert!(err.to_string().ends_with("try again in 60 s"), "{err}");
+        // The refused request left the account's second request for another key.
+        limiters.check_chat("account:a", "key:2").unwrap();
+        let err = limiters.check_chat("account:a", "key:3").unwrap_err();
+        assert!(err.to_string().contains("for this account"), "{err}");
+        assert_eq!(config.chat_concurrent, 3);
+        assert_eq!(limiters.chat_conversations.per_account(), 3);
     }
 }

@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, ValidJson};
 use crate::routes::tags;
-use crate::services::chat::stream::{ChatEvent, Events};
+use crate::services::chat::stream::Events;
 use crate::services::chat::{
     self, ChatAnswer, ChatRole, Conversation, MAX_CONTENT_CHARS, MAX_MESSAGES, MAX_SECTION_CHARS,
     Turn,
@@ -34,7 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 pub struct ChatRequest {
     /// The conversation so far, oldest first, ending with the person's question: 1-40
-    /// messages.
+    /// messages, 32,000 characters in all (`PAYBACK_CHAT_MAX_CHARS`).
     #[garde(length(min = 1, max = MAX_MESSAGES), dive)]
     messages: Vec<ChatMessage>,
     /// Answer as `text/event-stream` (events `tool`, `delta`, `done`, `error`); default false.
@@ -61,11 +61,18 @@ pub struct ChatMessage {
 /// its writes `via: chat`. With `stream: true` the answer is `text/event-stream`: `tool` (each
 /// call and its outcome), `delta` (`{text}`, the reply as it is written), then `done` (the
 /// final object) or `error` (`{error, status}`, then the stream ends). 502 when the model
-/// gateway fails (an `error` event once streaming); 503 without a gateway key.
+/// gateway fails (an `error` event once streaming); 503 without a gateway key. Limits (issue
+/// 35): 400 `messages` over 32,000 characters in all; 429 over 20 requests a minute per
+/// account, 10 per key or session, or 3 conversations under way per account (the defaults).
+/// A client that hangs up stops the conversation. In a conversation at most 8 tool calls run
+/// per model round, 3 writes in all, and tool results fed back hold 48,000 characters in all;
+/// the rest are tool errors the model reads.
 #[utoipa::path(post, path = "/chat", tag = tags::CHAT, security(("bearer" = [])),
     request_body = ChatRequest,
     responses((status = 200, content((ChatAnswer = "application/json"), (String = "text/event-stream"))),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 400, body = ErrorBody, description = "a field out of bounds, named; `messages` over PAYBACK_CHAT_MAX_CHARS characters in all (32,000), checked before the gateway is asked"),
+        (status = 401, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "over PAYBACK_CHAT_PER_MINUTE chat requests a minute for the account or PAYBACK_CHAT_KEY_PER_MINUTE for the key or session, or PAYBACK_CHAT_CONCURRENT conversations under way for the account; `Retry-After` says when to try again"),
         (status = 502, body = ErrorBody, description = "the model gateway failed"),
         (status = 503, body = ErrorBody, description = "no model gateway key configured")))]
 async fn portfolio_chat(
@@ -81,7 +88,9 @@ async fn portfolio_chat(
 #[utoipa::path(post, path = "/products/{slug}/chat", tag = tags::CHAT, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")), request_body = ChatRequest,
     responses((status = 200, content((ChatAnswer = "application/json"), (String = "text/event-stream"))),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, body = ErrorBody, description = "a field out of bounds, named; `messages` over PAYBACK_CHAT_MAX_CHARS characters in all (32,000), checked before the gateway is asked"),
+        (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody, description = "over the chat rates per account or per key or session, or too many conversations under way for the account (as `POST /chat`)"),
         (status = 502, body = ErrorBody, description = "the model gateway failed"),
         (status = 503, body = ErrorBody, description = "no model gateway key configured")))]
 async fn product_chat(
@@ -112,29 +121,26 @@ async fn answer(
         section: body.section,
         product,
     };
+    // What answers a status (400, 429, 503, 404) does so before anything is asked, and before
+    // a stream starts.
+    let admission = chat::admit(&state, &caller, &conversation).await?;
     if !streaming {
-        let answer = chat::converse(&state, &caller, conversation, &Events::default()).await?;
+        // This future holds the conversation: a client that goes away drops it, and the
+        // conversation stops (`Running`).
+        let running = chat::start(state, caller, conversation, admission, Events::default());
+        let answer = running.finish().await?;
         return Ok(Json(answer).into_response());
     }
-    // What answers a status (503, 404) does so before the stream starts.
-    chat::check(&state, &caller, conversation.product.as_deref()).await?;
     let (sender, receiver) = mpsc::unbounded_channel();
-    // The conversation runs on its own task, so a client that disconnects does not cut a
-    // proposal's call in half.
-    tokio::spawn(async move {
-        let events = Events::to(sender);
-        let last = match chat::converse(&state, &caller, conversation, &events).await {
-            Ok(answer) => ChatEvent::Done(answer),
-            Err(err) => ChatEvent::failed(&err),
-        };
-        events.emit(last);
-    });
-    let events = stream::unfold(receiver, |mut receiver| async move {
+    let running = chat::start(state, caller, conversation, admission, Events::to(sender));
+    // The stream holds the conversation: once the client is gone the body is dropped, and the
+    // conversation with it stops.
+    let events = stream::unfold((receiver, running), |(mut receiver, running)| async move {
         let event = receiver.recv().await?;
         let sse = Event::default()
             .event(event.name())
             .data(event.data().to_string());
-        Some((Ok::<_, Infallible>(sse), receiver))
+        Some((Ok::<_, Infallible>(sse), (receiver, running)))
     });
     Ok(Sse::new(events)
         .keep_alive(KeepAlive::default())

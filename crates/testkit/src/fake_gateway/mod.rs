@@ -9,6 +9,12 @@
 //! recorded (its bearer and body) before it is answered; a wrong bearer answers 401, and a
 //! request past the script 500, both as OpenAI's error body.
 //!
+//! A test can hold the fake ([`FakeGateway::hold`]): requests are recorded, then wait unanswered
+//! until [`FakeGateway::release`], so conversations stay open (limits on conversations under
+//! way) or a client can leave mid-conversation. A held request whose client hangs up before it
+//! is answered is counted as abandoned ([`FakeGateway::abandoned`]): the other side stopped
+//! waiting.
+//!
 //! ```ignore
 //! let gateway = FakeGateway::spawn().await;
 //! gateway.script_calls(vec![ScriptedCall::new("call_1", "get_spend", r#"{"slug":"shop"}"#)]);
@@ -19,7 +25,9 @@
 mod wire;
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::State;
@@ -114,13 +122,50 @@ struct FakeState {
     served: usize,
 }
 
-type Shared = Arc<Mutex<FakeState>>;
+struct SharedState {
+    state: Mutex<FakeState>,
+    /// `true` while requests wait unanswered.
+    held: tokio::sync::watch::Sender<bool>,
+    /// Requests whose client hung up before they were answered.
+    abandoned: AtomicUsize,
+}
+
+impl Default for SharedState {
+    fn default() -> Self {
+        Self {
+            state: Mutex::default(),
+            held: tokio::sync::watch::Sender::new(false),
+            abandoned: AtomicUsize::new(0),
+        }
+    }
+}
+
+type Shared = Arc<SharedState>;
 
 fn lock(shared: &Shared) -> MutexGuard<'_, FakeState> {
     shared
+        .state
         .lock()
         .expect("the fake gateway's state lock (a panicking test poisoned it)")
 }
+
+/// Counts a request as abandoned when its handler is dropped before it answers (the client
+/// closed the connection).
+struct Waiting<'a> {
+    shared: &'a SharedState,
+    answered: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if !self.answered {
+            self.shared.abandoned.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// How long the `wait_for_*` helpers wait before failing the test.
+const WAIT: Duration = Duration::from_secs(10);
 
 /// The running fake; the server stops when this is dropped.
 pub struct FakeGateway {
@@ -205,6 +250,51 @@ impl FakeGateway {
     pub fn unused(&self) -> usize {
         lock(&self.shared).script.len()
     }
+
+    /// From now on, requests are recorded and then wait unanswered until [`Self::release`].
+    pub fn hold(&self) {
+        self.shared.held.send_replace(true);
+    }
+
+    /// Answers the held requests (each takes the next scripted turn as it wakes, so held
+    /// requests should expect alike turns) and answers the next ones at once.
+    pub fn release(&self) {
+        self.shared.held.send_replace(false);
+    }
+
+    /// Held requests whose client closed the connection before they were answered.
+    pub fn abandoned(&self) -> usize {
+        self.shared.abandoned.load(Ordering::SeqCst)
+    }
+
+    /// Waits until at least `count` requests have been recorded; fails the test after 10 s.
+    pub async fn wait_for_requests(&self, count: usize) {
+        let shared = Arc::clone(&self.shared);
+        wait_until(&format!("{count} requests"), || {
+            lock(&shared).requests.len() >= count
+        })
+        .await;
+    }
+
+    /// Waits until at least `count` held requests were abandoned by their client; fails the
+    /// test after 10 s.
+    pub async fn wait_for_abandoned(&self, count: usize) {
+        wait_until(&format!("{count} abandoned requests"), || {
+            self.abandoned() >= count
+        })
+        .await;
+    }
+}
+
+async fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the fake gateway did not see {what} within {WAIT:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
 }
 
 async fn complete(State(shared): State<Shared>, headers: HeaderMap, body: String) -> Response {
@@ -213,14 +303,13 @@ async fn complete(State(shared): State<Shared>, headers: HeaderMap, body: String
         .and_then(|value| value.to_str().ok())
         .map(str::to_owned);
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    let (next, id) = {
+    let id = {
         let mut state = lock(&shared);
         state.requests.push(RecordedRequest {
             authorization: authorization.clone(),
             body: body.clone(),
         });
         state.served += 1;
-        let id = format!("chatcmpl-fake{}", state.served);
         if authorization.as_deref() != Some(&format!("Bearer {}", FakeGateway::KEY)) {
             let error = wire::error_body(
                 "Incorrect API key provided.",
@@ -229,8 +318,24 @@ async fn complete(State(shared): State<Shared>, headers: HeaderMap, body: String
             );
             return (StatusCode::UNAUTHORIZED, axum::Json(error)).into_response();
         }
-        (state.script.pop_front(), id)
+        format!("chatcmpl-fake{}", state.served)
     };
+    // Held: wait for the release. A client that hangs up meanwhile drops this future, and the
+    // guard counts the request as abandoned.
+    let mut waiting = Waiting {
+        shared: &shared,
+        answered: false,
+    };
+    let mut held = shared.held.subscribe();
+    while *held.borrow_and_update() {
+        if held.changed().await.is_err() {
+            break;
+        }
+    }
+    waiting.answered = true;
+    drop(waiting);
+    // The script is read once released, so a request abandoned while held takes no turn.
+    let next = lock(&shared).script.pop_front();
     let reply = match next {
         Some(Scripted::Reply(reply)) => reply,
         Some(Scripted::Fail(status)) => {

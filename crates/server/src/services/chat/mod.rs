@@ -3,7 +3,11 @@
 //! asks for calls; each runs as the person or key behind the request, marked `via: chat`, so it
 //! is tenant-scoped, validated and audited exactly like the API and the MCP door, and its result
 //! (or its error) goes back to the model as a `tool` message. A bounded number of rounds and a
-//! time budget keep a model that keeps calling from running forever.
+//! time budget keep a model that keeps calling from running forever; `limits.rs` bounds what an
+//! account, a credential and a conversation may spend (requests, conversations at once,
+//! characters sent, calls per round, writes, tool results). A conversation runs on a task of
+//! its own ([`start`]) that stops when its door lets go of it ([`Running`] dropped: the client
+//! went away), so nobody pays for an answer nobody reads.
 //!
 //! The assistant can do no more than its tools: the only writes raise a spend proposal (a card a
 //! human approves in the queue) or record distribution. Tool results are data the system
@@ -11,6 +15,7 @@
 //! campaign name asking to approve a card meets no tool that approves.
 
 pub mod gateway;
+pub mod limits;
 pub mod stream;
 
 use std::time::Duration;
@@ -18,12 +23,14 @@ use std::time::Duration;
 use payback_domain::Via;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use self::gateway::{Ask, ChatGateway, Completion, RequestedCall};
+use self::limits::{Allowance, ConversationSlot};
 use self::stream::{ChatEvent, Events};
 use crate::error::{ApiError, ApiResult};
-use crate::services::acting::Caller;
+use crate::services::acting::{Caller, Principal};
 use crate::services::products;
 use crate::state::AppState;
 use crate::tools::{self, ToolError};
@@ -38,8 +45,6 @@ pub const MAX_SECTION_CHARS: usize = 200;
 pub const MAX_ROUNDS: usize = 6;
 /// The whole conversation's time, gateway and tools together.
 pub const TIME_BUDGET: Duration = Duration::from_secs(60);
-/// A tool result handed back to the model, in characters (a long report is cut, and says so).
-const MAX_TOOL_RESULT_CHARS: usize = 24_000;
 /// The arguments echoed in a `tool_calls` entry when the model's text is not JSON.
 const MAX_ECHOED_CHARS: usize = 500;
 
@@ -111,26 +116,132 @@ pub struct ChatAnswer {
     pub suggested_actions: Vec<SuggestedAction>,
 }
 
-/// Checks what must hold before anything is asked (the gateway is configured: 503; the product
-/// is the caller's: 404), so a streaming door can still answer with a status.
-pub async fn check(state: &AppState, caller: &Caller, product: Option<&str>) -> ApiResult<()> {
+/// A conversation admitted by [`admit`]: the account's place among its conversations under way,
+/// given back when the conversation ends, however it ends.
+#[derive(Debug)]
+pub struct Admission {
+    _slot: ConversationSlot,
+}
+
+/// Checks what must hold before anything is asked, in this order: the messages' characters in
+/// all (400 naming `messages`), the gateway is configured (503: without one nothing costs, so
+/// nothing is counted), the chat rates per credential and per account (429), the product is
+/// the caller's (404), and a place among the account's conversations under way (429). A
+/// streaming door can still answer with a status.
+pub async fn admit(
+    state: &AppState,
+    caller: &Caller,
+    conversation: &Conversation,
+) -> ApiResult<Admission> {
+    limits::check_size(
+        conversation.turns.iter().map(|turn| turn.content.as_str()),
+        state.config.chat_max_chars,
+    )?;
     ChatGateway::from_state(state)?;
-    if let Some(slug) = product {
+    let account = account_key(caller);
+    state
+        .limiters
+        .check_chat(&account, &credential_key(caller))?;
+    if let Some(slug) = &conversation.product {
         products::find(state, caller.scope()?, slug).await?;
     }
-    Ok(())
+    let slot = state.limiters.chat_conversations.take(&account)?;
+    Ok(Admission { _slot: slot })
+}
+
+/// The account a caller's chat requests count against; the operator token acts for none and
+/// counts on its own.
+fn account_key(caller: &Caller) -> String {
+    match caller.scope() {
+        Ok(scope) => format!("account:{}", scope.account_id()),
+        Err(_) => "operator-token".to_owned(),
+    }
+}
+
+/// The credential a caller's chat requests count against: one API key, one session.
+fn credential_key(caller: &Caller) -> String {
+    match &caller.principal {
+        Principal::Person(person) => format!("session:{}", person.session_hash),
+        Principal::ApiKey { key_id, .. } => format!("key:{key_id}"),
+        Principal::OperatorToken => "operator-token".to_owned(),
+        Principal::System => "system".to_owned(),
+    }
+}
+
+/// A conversation under way on its own task. Dropping it (the door's future dropped, the
+/// stream's receiver gone: the client went away) tells the conversation to stop: no gateway
+/// request or tool call starts after that, and a gateway request under way is abandoned. A tool
+/// call under way finishes, so a write is told whole to history (it is one transaction anyway).
+#[derive(Debug)]
+pub struct Running {
+    task: tokio::task::JoinHandle<ApiResult<ChatAnswer>>,
+    /// Dropped with this handle; the conversation's [`Hangup`] then sees the line closed.
+    line: watch::Sender<()>,
+}
+
+impl Running {
+    /// The conversation's answer, once it has ended.
+    pub async fn finish(self) -> ApiResult<ChatAnswer> {
+        let Running { task, line } = self;
+        let outcome = task.await;
+        drop(line);
+        outcome
+            .map_err(|err| ApiError::internal(format!("the conversation's task failed: {err}")))?
+    }
+}
+
+/// The conversation's side of [`Running`]: whether the door still holds it.
+#[derive(Debug, Clone)]
+struct Hangup(watch::Receiver<()>);
+
+impl Hangup {
+    /// Whether the door let go (nothing is ever sent, so an error means the sender is gone).
+    fn is_hung_up(&self) -> bool {
+        self.0.has_changed().is_err()
+    }
+
+    /// Resolves once the door lets go.
+    async fn hung_up(&self) {
+        let mut line = self.0.clone();
+        while line.changed().await.is_ok() {}
+    }
+}
+
+/// Starts the admitted conversation for `caller` on a task of its own, emitting each call and
+/// each piece of streamed text to `events` (and, when someone listens, `done` or `error` last).
+pub fn start(
+    state: AppState,
+    caller: Caller,
+    conversation: Conversation,
+    admission: Admission,
+    events: Events,
+) -> Running {
+    let (line, hangup) = watch::channel(());
+    let task = tokio::spawn(async move {
+        // The account's place is held until this task ends, however it ends.
+        let _admission = admission;
+        let outcome = converse(&state, &caller, conversation, &events, &Hangup(hangup)).await;
+        if events.streaming() {
+            events.emit(match &outcome {
+                Ok(answer) => ChatEvent::Done(answer.clone()),
+                Err(err) => ChatEvent::failed(err),
+            });
+        }
+        outcome
+    });
+    Running { task, line }
 }
 
 /// Runs the conversation for `caller` (its calls recorded `via: chat`), emitting each call and
-/// each piece of streamed text to `events`. 503 without a gateway key, 404 for a product the
-/// caller cannot see, 502 when the gateway fails or the time budget runs out.
-pub async fn converse(
+/// each piece of streamed text to `events`, until the model answers in words, the rounds or the
+/// time run out (502), or `hangup` says the door let go.
+async fn converse(
     state: &AppState,
     caller: &Caller,
     conversation: Conversation,
     events: &Events,
+    hangup: &Hangup,
 ) -> ApiResult<ChatAnswer> {
-    check(state, caller, conversation.product.as_deref()).await?;
     let gateway = ChatGateway::from_state(state)?;
     let caller = caller.clone().through(Via::Chat);
     let product = conversation.product.as_deref();
@@ -142,8 +253,12 @@ pub async fn converse(
         tool_calls: Vec::new(),
         suggested_actions: Vec::new(),
     };
+    let mut allowance = Allowance::default();
     let deadline = tokio::time::Instant::now() + TIME_BUDGET;
     for round in 0..MAX_ROUNDS {
+        if hangup.is_hung_up() {
+            return Err(gone());
+        }
         let ask = Ask {
             tools: &declared,
             may_call_tools: round + 1 < MAX_ROUNDS,
@@ -159,10 +274,14 @@ pub async fn converse(
             first = false;
             events.emit(ChatEvent::Delta(text.to_owned()));
         };
-        let completion: Completion =
-            tokio::time::timeout_at(deadline, gateway.complete(&messages, ask, &mut on_delta))
-                .await
-                .map_err(|_| out_of_time())??;
+        let asked =
+            tokio::time::timeout_at(deadline, gateway.complete(&messages, ask, &mut on_delta));
+        // A request under way is abandoned when the door lets go: its answer has no reader.
+        let completion: Completion = tokio::select! {
+            biased;
+            () = hangup.hung_up() => return Err(gone()),
+            completed = asked => completed.map_err(|_| out_of_time())??,
+        };
         answer.model.clone_from(&completion.model);
         if !completion.content.is_empty() {
             if separate {
@@ -174,11 +293,14 @@ pub async fn converse(
             return Ok(answer);
         }
         messages.push(assistant_calls(&completion));
-        for call in &completion.tool_calls {
-            let (record, content) =
-                tokio::time::timeout_at(deadline, run_call(state, &caller, product, call))
-                    .await
-                    .map_err(|_| out_of_time())?;
+        for (index, call) in completion.tool_calls.iter().enumerate() {
+            if hangup.is_hung_up() {
+                return Err(gone());
+            }
+            let ran = run_call(state, &caller, product, call, index, &mut allowance);
+            let (record, content) = tokio::time::timeout_at(deadline, ran)
+                .await
+                .map_err(|_| out_of_time())?;
             if let Some(action) = suggestion(&record, product) {
                 answer.suggested_actions.push(action);
             }
@@ -189,6 +311,11 @@ pub async fn converse(
     }
     // Unreachable in practice (the last round cannot call tools), but a round count is a bound.
     Ok(answer)
+}
+
+/// What a conversation whose door let go ends with; nobody reads it.
+fn gone() -> ApiError {
+    ApiError::bad_request("the client went away; the conversation stopped")
 }
 
 fn out_of_time() -> ApiError {
@@ -272,28 +399,48 @@ fn assistant_calls(completion: &Completion) -> Value {
     json!({ "role": "assistant", "content": content, "tool_calls": calls })
 }
 
-/// Runs one call: the record for the answer and the `tool` message's content for the model.
-/// Every failure (an unknown tool, arguments that are not a JSON object, another product, the
-/// API's refusal) is the model's to read, as `{error, status, policy_code?}`.
+/// Runs one call, the `index`th of its round, within what `allowance` leaves: the record for
+/// the answer and the `tool` message's content for the model. Every failure (an unknown tool,
+/// arguments that are not a JSON object, another product, the API's refusal, a limit of
+/// `limits.rs`) is the model's to read, as `{error, status, policy_code?}`. A call over a limit
+/// is not run, and its short refusal is not counted against the results' characters.
 async fn run_call(
     state: &AppState,
     caller: &Caller,
     product: Option<&str>,
     call: &RequestedCall,
+    index: usize,
+    allowance: &mut Allowance,
 ) -> (ToolCallRecord, String) {
-    let (arguments, outcome) = match prepare(product, call) {
-        Ok((tool, arguments)) => {
-            let outcome = tool.call(state, caller, arguments.clone()).await;
-            (arguments, outcome)
+    let prepared = prepare(product, call);
+    let (arguments, outcome, counted) = match (allowance.refuse_any(index), prepared) {
+        (Some(refusal), Ok((_, arguments)) | Err((arguments, _))) => {
+            (arguments, Err(refusal), false)
         }
-        Err((arguments, err)) => (arguments, Err(err)),
+        (None, Err((arguments, err))) => (arguments, Err(err), true),
+        (None, Ok((tool, arguments))) => match allowance.take(tool) {
+            Some(refusal) => (arguments, Err(refusal), false),
+            None => {
+                let outcome = tool.call(state, caller, arguments.clone()).await;
+                (arguments, outcome, true)
+            }
+        },
     };
     let (ok, summary, content) = match outcome {
-        Ok(value) => (true, summarize(call.name.as_str(), &value), bounded(&value)),
+        Ok(value) => (
+            true,
+            summarize(call.name.as_str(), &value),
+            value.to_string(),
+        ),
         Err(err) => {
             let content = json!(err).to_string();
             (false, err.error, content)
         }
+    };
+    let content = if counted {
+        allowance.charge(content)
+    } else {
+        content
     };
     let record = ToolCallRecord {
         name: call.name.clone(),
@@ -358,17 +505,6 @@ fn refused(status: u16, error: &str) -> ToolError {
         status,
         policy_code: None,
     }
-}
-
-/// The result as the model reads it; a long one cut (as text, saying so), so one report cannot
-/// fill the model's context.
-fn bounded(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() <= MAX_TOOL_RESULT_CHARS {
-        return text;
-    }
-    let head: String = text.chars().take(MAX_TOOL_RESULT_CHARS).collect();
-    json!({ "truncated": true, "first_characters": head }).to_string()
 }
 
 /// A short account of a result for the person: what was raised, or how much came back.
@@ -485,7 +621,7 @@ mod tests {
     }
 
     #[test]
-    fn a_raised_proposal_links_to_the_queue_and_long_results_are_cut() {
+    fn a_raised_proposal_links_to_the_queue() {
         let record = ToolCallRecord {
             name: "propose_spend_change".to_owned(),
             arguments: json!({"slug": "shop"}),
@@ -505,10 +641,5 @@ mod tests {
             ..record
         };
         assert!(suggestion(&refused, None).is_none());
-
-        let long = json!("x".repeat(MAX_TOOL_RESULT_CHARS + 10));
-        let cut: Value = serde_json::from_str(&bounded(&long)).unwrap();
-        assert_eq!(cut["truncated"], true);
-        assert_eq!(bounded(&json!([1, 2])), "[1,2]");
     }
 }

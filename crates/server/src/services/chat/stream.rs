@@ -70,8 +70,8 @@ impl Events {
 
     pub fn emit(&self, event: ChatEvent) {
         if let Some(sender) = &self.0 {
-            // A client that went away closed the channel; the conversation still finishes, so
-            // a proposal it raised is not left half-told in history.
+            // A client that went away closed the channel; the conversation stops at its next
+            // step (`Running` is dropped with the stream), so there is nobody to tell.
             let _ = sender.send(event);
         }
     }

@@ -10,8 +10,15 @@
 //!   to the reply; a gateway failure is an `error` event.
 //! - `refusals`: 503 without a key, 502 when the gateway fails, 404 for another account's
 //!   product, 400 naming the field for requests out of bounds.
+//! - `limits` (issue 35): forty parallel proposals in one round raise three cards, the rest are
+//!   tool errors; tool results fed back are bounded in all; an over-size request is refused
+//!   before the gateway; rates per key and per account, and conversations under way per
+//!   account, answer 429 with `Retry-After`.
+//! - `disconnect` (issue 35): a client that hangs up, streaming or not, stops the conversation:
+//!   the gateway is asked nothing more and no tool runs.
 
 use payback_domain::Clock;
+use payback_server::Config;
 use payback_server::secret::Secret;
 use payback_store::spend::SpendRow;
 use payback_testkit::fake_gateway::{FakeGateway, ScriptedCall};
@@ -19,7 +26,9 @@ use payback_testkit::{Backend, Reply, Session, TestApp, per_backend};
 use serde_json::{Value, json};
 
 mod conversation;
+mod disconnect;
 mod injection;
+mod limits;
 mod refusals;
 mod stream;
 
@@ -27,11 +36,20 @@ const OWNER: &str = "owner@example.com";
 
 /// The app configured with the fake gateway, and the fake.
 async fn chat_app(backend: Backend) -> (TestApp, FakeGateway) {
+    chat_app_with(backend, |_| {}).await
+}
+
+/// [`chat_app`] after `configure` adjusted the configuration (the chat limits, say).
+async fn chat_app_with(
+    backend: Backend,
+    configure: impl FnOnce(&mut Config),
+) -> (TestApp, FakeGateway) {
     let gateway = FakeGateway::spawn().await;
     let url = gateway.base_url();
     let app = TestApp::spawn_with(backend, move |config| {
         config.model_gateway_url = url;
         config.model_gateway_key = Some(Secret::new(FakeGateway::KEY.to_owned()));
+        configure(config);
     })
     .await;
     (app, gateway)
@@ -77,6 +95,21 @@ fn ask(question: &str) -> Value {
 
 async fn chat(app: &TestApp, path: &str, token: &str, body: Value) -> Reply {
     app.post(path, Some(token), body).await
+}
+
+/// A chat request sent on a task of its own (a conversation left open while the test goes on).
+fn chat_in_background(
+    app: &TestApp,
+    path: &str,
+    token: &str,
+    body: Value,
+) -> tokio::task::JoinHandle<Reply> {
+    let request = app
+        .client
+        .post(app.url(path))
+        .bearer_auth(token)
+        .json(&body);
+    tokio::spawn(async move { Reply::read(request.send().await.expect("POST")).await })
 }
 
 /// The arguments of a proposal for `shop`'s Google campaign.
