@@ -34,6 +34,12 @@ pub struct CardRow {
     #[sqlx(try_from = "crate::words::NullableWord")]
     pub resolved_via: Option<Via>,
     pub execution: Option<String>,
+    /// The product's connection a spend proposal was raised for (migration `0026`): applying
+    /// it refuses when the product's connection for its network is another one by then.
+    pub connection_id: Option<String>,
+    /// The network's own account id that connection named when the proposal was raised (a
+    /// Google Ads customer id, a Meta ad account id); null when it named none.
+    pub ad_account_id: Option<String>,
 }
 
 impl CardRow {
@@ -55,7 +61,7 @@ impl CardRow {
 
 const COLUMNS: &str = "id, account_id, product_id, product_slug, card_type, headline, metric_line, detail, \
     proposed_by, action_spec, status, dedupe_key, created_at, expires_at, snoozed_until, resolved_at, \
-    resolved_by, resolved_via, execution";
+    resolved_by, resolved_via, execution, connection_id, ad_account_id";
 
 /// A card to raise. `dedupe_key` names the condition a job raised it for: a second card for the
 /// same key in the same account is not raised.
@@ -240,6 +246,27 @@ pub async fn transition(
         .bind(resolved_via.map(Via::as_str))
         .bind(&card.id)
         .bind(card.status.as_str())
+        .fetch_optional(conn)
+        .await)?,
+    )
+}
+
+/// Records on a card just raised the connection and network account it was raised for, in the
+/// transaction that raised it; answers the card as it now reads.
+pub async fn set_ad_account(
+    tx: &mut Tx,
+    card_id: &str,
+    connection_id: &str,
+    ad_account_id: Option<&str>,
+) -> StoreResult<Option<CardRow>> {
+    let sql = format!(
+        "UPDATE cards SET connection_id = $1, ad_account_id = $2 WHERE id = $3 RETURNING {COLUMNS}"
+    );
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(connection_id)
+        .bind(ad_account_id)
+        .bind(card_id)
         .fetch_optional(conn)
         .await)?,
     )

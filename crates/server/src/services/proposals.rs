@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
 use crate::services::policy::check_spend_change;
-use crate::services::{audit, products};
+use crate::services::{audit, budget_apply, products};
 use crate::state::AppState;
 
 /// What the proposer asks for; validated by the route (`to_cents` > 0, rationale 10-2000,
@@ -163,7 +163,18 @@ pub async fn raise_card(
         .map(card::headline)
         .unwrap_or_else(|| default_headline(product, input));
     let line = metric_line(db, product, input.network, now).await?;
-    let spec = serde_json::to_value(card.action_spec()).map_err(ApiError::internal)?;
+    // The account the change is for: the connection that would apply it now, and the network's
+    // id of the account it points at. Applying refuses when either has changed by then, so the
+    // approval lands where the card said (issue 35).
+    let writer = budget_apply::writer_connection(db, &product.id, input.network).await?;
+    let (connection_id, ad_account_id) = writer.map_or((None, None), |(_, row)| {
+        let account = budget_apply::ad_account_of(&row);
+        (Some(row.id), account)
+    });
+    let mut spec = serde_json::to_value(card.action_spec()).map_err(ApiError::internal)?;
+    // `action_spec` is the card's free-form object: the recorded account shows there.
+    spec["connection_id"] = json!(connection_id);
+    spec["ad_account_id"] = json!(ad_account_id);
     let new = NewCard {
         account_id: &product.account_id,
         product: Some((&product.id, &product.slug)),
@@ -176,7 +187,17 @@ pub async fn raise_card(
         dedupe_key: card.dedupe_key,
         expires_at: Some(now.plus_millis(PROPOSAL_TTL_MS)),
     };
-    Ok(cards::insert(tx, new, now).await?)
+    let Some(raised) = cards::insert(tx, new, now).await? else {
+        return Ok(None);
+    };
+    let Some(connection_id) = connection_id else {
+        return Ok(Some(raised));
+    };
+    let recorded =
+        cards::set_ad_account(tx, &raised.id, &connection_id, ad_account_id.as_deref()).await?;
+    Ok(Some(recorded.ok_or_else(|| {
+        ApiError::internal("a card just raised was not found")
+    })?))
 }
 
 pub async fn propose(
@@ -238,7 +259,13 @@ pub async fn propose(
     let card = raise_card(&mut tx, &state.store, &request, now)
         .await?
         .ok_or_else(|| ApiError::internal("a proposal without a dedupe key was not raised"))?;
-    let payload = json!({ "network": input.network, "to_cents": input.to_cents, "from_cents": input.from_cents });
+    let payload = json!({
+        "network": input.network,
+        "to_cents": input.to_cents,
+        "from_cents": input.from_cents,
+        "connection_id": card.connection_id,
+        "ad_account_id": card.ad_account_id,
+    });
     audit::record_card(&mut tx, &actor, &card, "proposal.create", payload, now).await?;
     tx.commit().await?;
     Ok(ProposalAccepted {

@@ -31,8 +31,11 @@ pub struct CardView {
     pub detail: Option<String>,
     pub proposed_by: Proposer,
     /// What approving does: `{kind: "spend_change", network, campaign_id, from_cents, to_cents,
-    /// rollback_if}` or `{kind: "set_gate_result", gate_result, gate_due_date}`; null for cards
-    /// that approval only acknowledges.
+    /// rollback_if, connection_id, ad_account_id}` (the last two: the product's connection and
+    /// the network's account id, a Google Ads customer id or a Meta ad account id, the change
+    /// was proposed for, null when none was connected; applying refuses, writing nothing, when
+    /// the connection now points elsewhere) or `{kind: "set_gate_result", gate_result,
+    /// gate_due_date}`; null for cards that approval only acknowledges.
     #[schema(value_type = Option<Object>)]
     pub action_spec: Option<Value>,
     pub status: CardStatus,
@@ -42,7 +45,9 @@ pub struct CardView {
     pub snoozed_until: Option<String>,
     /// An approved spend change on its way to the network: `{state: applying|applied|refused|
     /// failed|not_applied, applied, network, campaign_id, to_cents, attempts, before_cents,
-    /// after_cents, detail, reason, error}`; null for every other card.
+    /// after_cents, already_at_target, detail, reason, error}` (`already_at_target`: the network
+    /// already held the target; on a retry `before_cents` is the budget recorded at the first
+    /// attempt); null for every other card.
     #[schema(value_type = Option<Object>)]
     pub execution: Option<Value>,
 }

@@ -2,11 +2,16 @@
 //! ad's landing URL, which is how a paid click carries its campaign, ad group, keyword and ad
 //! into the events Payback joins with spend. Reading is harmless and always answers (a read
 //! that cannot happen says why in `read_error`); writing changes every ad's landing URL, so it
-//! happens only on an explicit call, keeps the account's own parameters, and is audited.
+//! happens only on an explicit call by a person signed in to the dashboard, keeps the account's
+//! own parameters, and is audited.
+//!
+//! Who may write is checked here, not in the route, so every door (HTTP, MCP, chat, jobs) meets
+//! the same rule: nothing an agent does changes an ad network until a human says yes (issue 35),
+//! and this write has no approval card to wait for, so only a person's own session makes it.
 
 use payback_connectors::search_ads::{self, suffix};
-use payback_domain::Timestamp;
 use payback_domain::connection::ConnectionKind;
+use payback_domain::{Timestamp, Via};
 use payback_store::connections::{self as store, ConnectionRow};
 use payback_store::products::ProductRow;
 use serde::Serialize;
@@ -14,7 +19,7 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::services::acting::Caller;
+use crate::services::acting::{Caller, Principal};
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
@@ -103,10 +108,23 @@ pub async fn read(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<Ur
     })
 }
 
-/// Appends the missing parameters to the account's suffix. 409 while the connection cannot be
-/// used (pending, disabled, no credentials, the service not configured for search ads), 502
-/// when Google refuses or cannot be reached.
+/// The refusal every caller but a person in the dashboard gets from [`write`].
+pub const ONLY_A_PERSON: &str = "only a person signed in to the dashboard may change the ad account's URL suffix; ask the founder to press the button in the dashboard";
+
+/// A person's own session through the dashboard: API keys, the operator token and jobs are not
+/// people, and a person's session through MCP or chat is an agent acting for them.
+fn may_write(caller: &Caller) -> bool {
+    matches!(caller.principal, Principal::Person(_)) && caller.via == Via::Dashboard
+}
+
+/// Appends the missing parameters to the account's suffix. 403 for every caller but a person
+/// signed in to the dashboard ([`ONLY_A_PERSON`]), before anything is read; 409 while the
+/// connection cannot be used (pending, disabled, no credentials, the service not configured for
+/// search ads), 502 when Google refuses or cannot be reached.
 pub async fn write(state: &AppState, caller: &Caller, slug: &str) -> ApiResult<UrlSuffixWritten> {
+    if !may_write(caller) {
+        return Err(ApiError::Forbidden(ONLY_A_PERSON.to_owned()));
+    }
     let (product, row) = connection(state, caller, slug).await?;
     if matches!(
         row.status,

@@ -74,7 +74,12 @@ pub(super) fn drafts(situation: &Situation<'_>) -> Vec<Draft> {
             check_id: Some(URL_SUFFIX),
             links: vec![
                 ActionLink::get("Read the suffix", path.clone()),
-                ActionLink::post("Append the missing parameters", path),
+                // Only a person's dashboard session writes it (`url_suffix::write`): the link
+                // names the call the dashboard's button makes, for the person who presses it.
+                ActionLink::post(
+                    "Append the missing parameters (a person, in the dashboard)",
+                    path,
+                ),
             ],
             subject: Subject::None,
         });
@@ -94,7 +99,7 @@ fn payments(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Connect {}'s Stripe account to Payback with a restricted read-only key.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "In the Stripe dashboard, create a restricted key with read access to charges, customers, refunds, disputes and invoices (nothing writable).".to_owned(),
@@ -129,7 +134,7 @@ fn ad_networks(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Connect the ad accounts {} spends on, so spend arrives per campaign instead of by hand.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             "Google Ads: POST /connect/searchco/start with the product's slug, follow the consent link, then choose the ad account.".to_owned(),
@@ -172,12 +177,14 @@ fn url_suffix(situation: &Situation<'_>) -> Change {
     Change {
         summary: format!(
             "Complete the Google Ads account-level final URL suffix of {} with Payback's tracking parameters.",
-            situation.product.name
+            situation.quoted_name()
         ),
         steps: vec![
             format!("Read what is missing: GET {path} (missing, proposed_suffix)."),
+            // An agent never writes the suffix (it changes every ad's landing URL): it asks the
+            // person, whose dashboard session is the only one the write accepts (issue 35).
             format!(
-                "Let Payback append the missing parameters, keeping the account's own: POST {path}. Or paste proposed_suffix in Google Ads under Admin > Account settings > Tracking > Final URL suffix."
+                "Do not call POST {path} yourself: it changes every ad's landing URL, so only a person signed in to the Payback dashboard may make it, and an API key, MCP or chat gets 403. Ask the founder to press the button in the dashboard instead: Connections > Google Ads > URL suffix > Write suffix (Payback appends the missing parameters and keeps the account's own). Or the founder pastes proposed_suffix in Google Ads under Admin > Account settings > Tracking > Final URL suffix."
             ),
             "Keep auto-tagging on, so gclid stays on every click.".to_owned(),
         ],

@@ -370,7 +370,9 @@ async fn url_suffix(ctx: &Context<'_>) -> HealthCheck {
                 .pass("The account's final URL suffix carries every parameter Payback needs"),
             None => URL_SUFFIX.fail(
                 format!("The final URL suffix lacks {}", report.missing.join(", ")),
-                format!("Append them with POST {base} (the account's own parameters are kept)."),
+                format!(
+                    "A person signed in to the dashboard appends them (POST {base}, the account's own parameters kept); agents ask the founder to press the button in the dashboard."
+                ),
             ),
         },
     }

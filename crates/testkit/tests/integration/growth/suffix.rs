@@ -52,6 +52,10 @@ async fn an_incomplete_suffix_is_an_action_until_payback_writes_it(backend: Back
     );
     assert_eq!(suffix["links"][1]["method"], "POST");
     assert_eq!(suffix["links"][1]["path"], SUFFIX);
+    assert_eq!(
+        suffix["links"][1]["label"],
+        "Append the missing parameters (a person, in the dashboard)"
+    );
     for tool in TOOLS {
         let answer = prompt(
             &app,
@@ -72,10 +76,23 @@ async fn an_incomplete_suffix_is_an_action_until_payback_writes_it(backend: Back
         ] {
             assert!(text.contains(needle), "{tool}: {needle} in {text}");
         }
+        // The agent is told to ask the person, never to make the write itself (issue 35): it
+        // changes every ad's landing URL, and only a person's dashboard session may.
+        assert!(
+            text.contains(&format!(
+                "Do not call POST {SUFFIX} yourself: it changes every ad's landing URL, so only a person signed in to the Payback dashboard may make it, and an API key, MCP or chat gets 403. Ask the founder to press the button in the dashboard instead: Connections > Google Ads > URL suffix > Write suffix"
+            )),
+            "{tool}: {text}"
+        );
+        assert!(
+            !text.contains("Let Payback append"),
+            "{tool}: no step tells the agent to write: {text}"
+        );
     }
 
-    // Payback completes the suffix: the action leaves the list and its prompt is not found.
-    app.post(SUFFIX, Some(&owner.key), json!({}))
+    // The founder presses the button (a dashboard session): the action leaves the list and its
+    // prompt is not found.
+    app.post(SUFFIX, Some(&owner.session.token), json!({}))
         .await
         .expect(200);
     let written = list(&app, &owner.key, "shop", "").await;

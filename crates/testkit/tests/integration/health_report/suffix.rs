@@ -57,7 +57,7 @@ async fn the_suffix_is_read_live_until_payback_writes_it(backend: Backend) {
 
     // Payback completes it: the check passes from what the connection stored, even while
     // Google would refuse another read.
-    app.post(SUFFIX, Some(&owner.key), json!({}))
+    app.post(SUFFIX, Some(&owner.session.token), json!({}))
         .await
         .expect(200);
     google.fail_next("googleAds:search", 5, Fail::Unauthenticated);

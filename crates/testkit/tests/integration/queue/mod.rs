@@ -13,6 +13,8 @@
 //!   answer 404 and operators see every card.
 //! - `limits`: the queue's default and maximum `limit`, every list's maximum, and the size cap
 //!   on `rollback_if`.
+//! - `proposed_account`: the job's retry refuses a change whose connection now points at
+//!   another ad account.
 
 use payback_testkit::{Session, TestApp, backend_tests, per_backend};
 use serde_json::{Value, json};
@@ -21,6 +23,7 @@ mod access;
 mod apply;
 mod execution;
 mod limits;
+mod proposed_account;
 mod transitions;
 
 const OWNER: &str = "owner@example.com";

@@ -1,5 +1,6 @@
 //! The account's final URL suffix: read, what is missing, written only on an explicit call
-//! with the account's own parameters kept; refusals; test and disconnect.
+//! by a person's dashboard session with the account's own parameters kept; refusals; test and
+//! disconnect.
 
 use payback_testkit::fake_google::Fail;
 use payback_testkit::{Backend, FakeGoogle, per_backend};
@@ -18,7 +19,9 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     let (owner, key) = founder(&app).await;
     // No connection yet.
     app.get(PATH, Some(&key)).await.expect(404);
-    app.post(PATH, Some(&key), json!({})).await.expect(404);
+    app.post(PATH, Some(&owner.token), json!({}))
+        .await
+        .expect(404);
     connect(&app, &google, &owner.token).await;
 
     let report = app.get(PATH, Some(&key)).await.expect(200).clone();
@@ -50,8 +53,9 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
         Some("ref=partner")
     );
 
+    // Only a person's dashboard session writes it (`suffix_doors` has the refusals).
     let written = app
-        .post(PATH, Some(&key), json!({}))
+        .post(PATH, Some(&owner.token), json!({}))
         .await
         .expect(200)
         .clone();
@@ -69,7 +73,7 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     assert_eq!(after["deployed_at"], "2026-11-21T12:00:00.000Z");
     // Complete: a second call writes nothing.
     let again = app
-        .post(PATH, Some(&key), json!({}))
+        .post(PATH, Some(&owner.token), json!({}))
         .await
         .expect(200)
         .clone();
@@ -110,7 +114,7 @@ async fn reads_and_writes_that_fail(backend: Backend) {
 
     // Google refuses the write: 502, nothing recorded as deployed.
     google.fail_next(":mutate", 10, Fail::Internal);
-    app.post(PATH, Some(&key), json!({}))
+    app.post(PATH, Some(&owner.token), json!({}))
         .await
         .expect_error(502, "writing the URL suffix failed");
     assert!(google.final_url_suffix(CUSTOMER).is_none());
