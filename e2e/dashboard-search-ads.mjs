@@ -1,6 +1,7 @@
 // Google Ads in a browser, against the loopback Google fake: the product's Connections page
 // offers Google Ads (no longer "coming later"); a connect link of no one's is refused in words;
-// "Connect Google Ads" leaves for the fake's consent page, which sends the browser back through
+// "Connect Google Ads" leaves for Payback's confirmation page (workspace, product, who started,
+// what is read or changed), whose button sends the browser on to the fake's consent page, which sends the browser back through
 // the service's callback with the grant's state: the first time the code exchange fails (the
 // test schedules it) and the page says why; started again, the page lists the accounts the
 // grant reaches (the manager and the EUR account shown but not choosable, currencies shown),
@@ -91,10 +92,22 @@ await runBrowserTest(
       return decodeURIComponent(page.url().split('searchco_state=')[1]);
     };
     const grantStatus = (state) => apiOk('GET', `/connect/searchco/status?state=${encodeURIComponent(state)}`, { token });
+    // Payback's own page comes before Google's (issue 35): it names the workspace, the product
+    // and who started the flow, and only its button sends the browser on to Google.
+    const confirmOnPaybackPage = async (shot) => {
+      await page.waitForURL((url) => url.pathname === '/connect/searchco/confirm');
+      checkEqual(await page.getByRole('heading', { level: 1 }).innerText(), 'Connect Google to Payback?', 'the page heading');
+      check((await page.locator('#product').innerText()).includes(`(${slug})`), 'the page does not name the product');
+      check((await page.locator('#starter').innerText()).includes(email), 'the page does not name who started');
+      check((await page.locator('main').innerText()).includes('change it only when a person presses the button'), 'the page does not say what changes');
+      if (shot) await browser.screenshot(page, shot);
+      await page.getByRole('button', { name: 'Continue to Google' }).click();
+    };
 
     step('Connect Google Ads: a failed token exchange (the test made the first one fail) is shown in words');
     await page.goto(`${baseUrl}/#/p/${slug}/connections`);
     await connectArticle.getByRole('button', { name: 'Connect Google Ads' }).click();
+    await confirmOnPaybackPage('search-ads-confirm-page');
     const failedState = await returnedState('');
     const failed = await grantStatus(failedState);
     checkEqual(failed.status, 'error', 'the grant after a failed token exchange');
@@ -107,6 +120,7 @@ await runBrowserTest(
     step("starting again: Google's consent page sends the browser back with a complete grant");
     const grant = page.getByRole('article', { name: 'Connect Google Ads' });
     await grant.getByRole('button', { name: 'Connect Google Ads' }).click();
+    await confirmOnPaybackPage();
     const grantState = await returnedState(failedState);
     const status = await grantStatus(grantState);
     checkEqual([status.status, status.product_slug], ['complete', slug], 'the grant after consent');

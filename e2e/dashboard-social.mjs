@@ -1,7 +1,8 @@
 // Meta and LinkedIn in a browser, against the loopback Meta and LinkedIn fakes: the product's
 // Connections page offers Meta (sign in, or paste a token) and LinkedIn ads (a token), and no
 // longer lists social-network ads as coming later; an adult-adjacent product asking for Meta ads
-// is refused with the policy's sentence; "Connect with Meta" leaves for the fake's Login dialog,
+// is refused with the policy's sentence; "Connect with Meta" leaves for Payback's confirmation
+// page, whose button sends the browser on to the fake's Login dialog,
 // which sends the browser back through the service's callback with the grant's state; the page
 // lists the ad accounts (the EUR one and a disabled one shown but not choosable, each saying
 // why) and the page, connects the chosen ones and shows their cards; the first sync's spend
@@ -125,6 +126,14 @@ await runBrowserTest(
 
     step("Connect with Meta: the Login dialog sends the browser back with a complete grant");
     await metaOffer.getByRole('button', { name: 'Connect with Meta' }).click();
+    // Payback's own page comes before Meta's (issue 35): it names the workspace, the product
+    // and who started the flow, and only its button sends the browser on to the Login dialog.
+    await page.waitForURL((url) => url.pathname === '/connect/socialco/confirm');
+    checkEqual(await page.getByRole('heading', { level: 1 }).innerText(), 'Connect Meta to Payback?', 'the page heading');
+    check((await page.locator('#product').innerText()).includes(`(${slug})`), 'the page does not name the product');
+    check((await page.locator('#starter').innerText()).includes(email), 'the page does not name who started');
+    await browser.screenshot(page, 'social-confirm-page');
+    await page.getByRole('button', { name: 'Continue to Meta' }).click();
     await page.waitForURL((url) => /^#\/p\/[^/]+\/connections\?socialco_state=so_/.test(url.hash));
     const grantState = decodeURIComponent(page.url().split('socialco_state=')[1]);
     const status = await until('the grant to complete', async () => {

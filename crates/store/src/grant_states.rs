@@ -31,11 +31,55 @@ pub struct GrantState {
     pub expires_at: i64,
     pub callback_at: Option<i64>,
     pub selected_at: Option<i64>,
+    /// The provider's authorization URL the confirmation page sends the person on to (`None`
+    /// for states started before migration 0028).
+    pub provider_url: Option<String>,
+    /// `person`, `api_key`, `operator` or `system` (see [`StartedAs`]).
+    pub started_as: String,
+    pub started_key_id: Option<String>,
+    pub started_key_name: Option<String>,
+    /// The email of the person who created the key, as it was at `start`.
+    pub started_key_creator: Option<String>,
+    /// When a person confirmed on Payback's page; the callback refuses a state without it.
+    pub confirmed_at: Option<i64>,
+    /// The hash of the value the confirming browser holds in a cookie; the callback must come
+    /// back with it.
+    pub confirmed_browser: Option<String>,
 }
 
 const COLUMNS: &str = "state, provider, account_id, product_id, kinds, client, started_by, \
      started_via, pkce_verifier, status, error, options, results, credential_id, created_at, \
-     expires_at, callback_at, selected_at";
+     expires_at, callback_at, selected_at, provider_url, started_as, started_key_id, \
+     started_key_name, started_key_creator, confirmed_at, confirmed_browser";
+
+/// Who started a flow, as the confirmation page names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartedAs<'a> {
+    /// A person's session (`started_by` holds the email).
+    Person,
+    /// An API key: its id, name and the email of the person who created it (`None` for an
+    /// agent's sign-up key), as they were at `start`.
+    ApiKey {
+        id: &'a str,
+        name: &'a str,
+        creator: Option<&'a str>,
+    },
+    /// The operator token.
+    Operator,
+    /// The server itself (a job).
+    System,
+}
+
+impl StartedAs<'_> {
+    pub fn word(self) -> &'static str {
+        match self {
+            StartedAs::Person => "person",
+            StartedAs::ApiKey { .. } => "api_key",
+            StartedAs::Operator => "operator",
+            StartedAs::System => "system",
+        }
+    }
+}
 
 /// A started flow.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +93,8 @@ pub struct NewGrantState<'a> {
     pub started_via: Via,
     pub pkce_verifier: &'a str,
     pub expires_at: Timestamp,
+    pub started_as: StartedAs<'a>,
+    pub provider_url: &'a str,
 }
 
 pub async fn insert(
@@ -57,10 +103,15 @@ pub async fn insert(
     new: NewGrantState<'_>,
     now: Timestamp,
 ) -> StoreResult<()> {
+    let (key_id, key_name, key_creator) = match new.started_as {
+        StartedAs::ApiKey { id, name, creator } => (Some(id), Some(name), creator),
+        _ => (None, None, None),
+    };
     on_tx!(tx, conn => sqlx::query(
         "INSERT INTO grant_states (state, provider, account_id, product_id, kinds, client, started_by, \
-         started_via, pkce_verifier, status, created_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11)")
+         started_via, pkce_verifier, status, created_at, expires_at, provider_url, started_as, \
+         started_key_id, started_key_name, started_key_creator) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $11, $12, $13, $14, $15, $16)")
         .bind(new.state)
         .bind(new.provider)
         .bind(scope.account_id())
@@ -72,6 +123,11 @@ pub async fn insert(
         .bind(new.pkce_verifier)
         .bind(now.millis())
         .bind(new.expires_at.millis())
+        .bind(new.provider_url)
+        .bind(new.started_as.word())
+        .bind(key_id)
+        .bind(key_name)
+        .bind(key_creator)
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok(())
@@ -102,10 +158,47 @@ pub async fn find_in(
         .filter(|found| found.account_id == scope.account_id()))
 }
 
-/// Marks the callback as having happened, once: false when it already had (a replay).
+/// The name of an API key of the account and the email of the person who created it (`None`
+/// for an agent's sign-up key), as the confirmation page names a flow's starter; `None` for a
+/// key not of the account.
+pub async fn key_starter(
+    tx: &mut Tx,
+    scope: &AccountScope,
+    key_id: &str,
+) -> StoreResult<Option<(String, Option<String>)>> {
+    Ok(on_tx!(tx, conn => sqlx::query_as(
+        "SELECT k.name, u.email FROM api_keys k LEFT JOIN users u ON u.id = k.created_by \
+         WHERE k.id = $1 AND k.account_id = $2")
+        .bind(key_id)
+        .bind(scope.account_id())
+        .fetch_optional(conn)
+        .await)?)
+}
+
+/// A person confirmed the flow on Payback's page in the browser whose cookie hashes to
+/// `browser`: true while the state is still usable (pending, its callback not yet come, not
+/// expired at `now`) and not confirmed in another browser. The first confirmation binds the
+/// browser and keeps its time; the same browser may confirm again.
+pub async fn confirm(db: &Db, state: &str, browser: &str, now: Timestamp) -> StoreResult<bool> {
+    let changed = on_db!(db, pool => sqlx::query(
+        "UPDATE grant_states SET confirmed_at = COALESCE(confirmed_at, $1), \
+         confirmed_browser = COALESCE(confirmed_browser, $3) WHERE state = $2 \
+         AND status = 'pending' AND callback_at IS NULL AND expires_at > $1 \
+         AND (confirmed_browser IS NULL OR confirmed_browser = $3)")
+        .bind(now.millis())
+        .bind(state)
+        .bind(browser)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(changed == 1)
+}
+
+/// Marks the callback as having happened, once: false when it already had (a replay) or when
+/// nobody confirmed the flow on Payback's page (a link that skipped it).
 pub async fn claim_callback(db: &Db, state: &str, now: Timestamp) -> StoreResult<bool> {
     let changed = on_db!(db, pool => sqlx::query(
-        "UPDATE grant_states SET callback_at = $1 WHERE state = $2 AND callback_at IS NULL AND status = 'pending'")
+        "UPDATE grant_states SET callback_at = $1 WHERE state = $2 AND callback_at IS NULL \
+         AND status = 'pending' AND confirmed_at IS NOT NULL")
         .bind(now.millis())
         .bind(state)
         .execute(pool)

@@ -10,6 +10,7 @@ pub mod fake_google;
 pub mod fake_linkedin;
 pub mod fake_meta;
 mod fake_source;
+pub mod grant_page;
 mod mail;
 mod postgres;
 mod raw_sql;

@@ -5,12 +5,19 @@
 //! long-lived one (`grant_type=fb_exchange_token`, about 60 days). Meta has no refresh token:
 //! the long-lived token is what the grant keeps.
 //!
+//! The dialog carries a PKCE S256 challenge and the exchange its verifier (Meta's "OIDC Code
+//! Flow with PKCE for Manually Built Facebook Login Flows": `code_challenge` =
+//! BASE64URL(SHA256(verifier)) with `code_challenge_method=S256` on the dialog, `code_verifier`
+//! at `oauth/access_token`), as the Google grant does: a code that leaks from the redirect is
+//! worth nothing without the verifier Payback kept.
+//!
 //! The token endpoint takes the secret and the code in the query string, as documented, so a
 //! transport error's URL is dropped from every message, and neither the secret, the code nor a
 //! token is ever formatted.
 
 use std::fmt;
 
+use oauth2::PkceCodeChallenge;
 use serde::Deserialize;
 
 use super::client::REQUEST_TIMEOUT;
@@ -58,6 +65,23 @@ impl fmt::Debug for UserToken {
     }
 }
 
+/// The Login dialog to open and the PKCE verifier to keep for the exchange. `Debug` never
+/// prints the verifier.
+#[derive(Clone)]
+pub struct DialogRequest {
+    pub url: String,
+    pub pkce_verifier: String,
+}
+
+impl fmt::Debug for DialogRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DialogRequest")
+            .field("url", &self.url)
+            .field("pkce_verifier", &"[redacted]")
+            .finish()
+    }
+}
+
 /// `oauth/access_token`'s answer: `{"access_token", "token_type", "expires_in"}`.
 #[derive(Deserialize)]
 struct TokenAnswer {
@@ -82,15 +106,19 @@ impl GraphApp {
         }
     }
 
-    /// The Login dialog URL: `client_id`, `redirect_uri`, `state`, `scope` (comma-separated) and
-    /// `response_type=code` (the code flow; Meta's default, named anyway).
-    pub fn dialog_url(&self, redirect_uri: &str, state: &str, scopes: &[&str]) -> String {
+    /// The Login dialog URL: `client_id`, `redirect_uri`, `state`, `scope` (comma-separated),
+    /// `response_type=code` (the code flow; Meta's default, named anyway) and a fresh PKCE S256
+    /// challenge, with the verifier [`GraphApp::exchange_code`] must be given.
+    pub fn dialog_url(&self, redirect_uri: &str, state: &str, scopes: &[&str]) -> DialogRequest {
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let pairs = [
             ("client_id", self.client_id.as_str()),
             ("redirect_uri", redirect_uri),
             ("state", state),
             ("scope", &scopes.join(",")),
             ("response_type", "code"),
+            ("code_challenge", challenge.as_str()),
+            ("code_challenge_method", challenge.method().as_str()),
         ];
         let query = encode(&pairs);
         let separator = if self.dialog_url.contains('?') {
@@ -98,17 +126,21 @@ impl GraphApp {
         } else {
             '?'
         };
-        format!("{}{separator}{query}", self.dialog_url)
+        DialogRequest {
+            url: format!("{}{separator}{query}", self.dialog_url),
+            pkce_verifier: verifier.secret().clone(),
+        }
     }
 
-    /// Exchanges the callback's `code` for a short-lived user token, then that for a
-    /// long-lived one, which is returned. `redirect_uri` must be the dialog's, character for
-    /// character (Meta compares them).
+    /// Exchanges the callback's `code` (with the dialog's PKCE verifier) for a short-lived
+    /// user token, then that for a long-lived one, which is returned. `redirect_uri` must be
+    /// the dialog's, character for character (Meta compares them).
     pub async fn exchange_code(
         &self,
         http: &reqwest::Client,
         redirect_uri: &str,
         code: &str,
+        pkce_verifier: &str,
     ) -> Result<UserToken, ConnectorError> {
         let short = self
             .token_call(
@@ -119,8 +151,9 @@ impl GraphApp {
                     ("redirect_uri", redirect_uri.to_owned()),
                     ("client_secret", self.client_secret.clone()),
                     ("code", code.to_owned()),
+                    ("code_verifier", pkce_verifier.to_owned()),
                 ],
-                &[code],
+                &[code, pkce_verifier],
             )
             .await?;
         let long = self
@@ -268,19 +301,30 @@ mod tests {
             .collect()
     }
 
+    /// BASE64URL(SHA256(verifier)), no padding, as RFC 7636 and Meta's PKCE guide define it.
+    fn s256(verifier: &str) -> String {
+        let verifier = oauth2::PkceCodeVerifier::new(verifier.to_owned());
+        PkceCodeChallenge::from_code_verifier_sha256(&verifier)
+            .as_str()
+            .to_owned()
+    }
+
     #[test]
     fn the_dialog_url_asks_for_a_code_with_the_scopes() {
-        let url = app().dialog_url(
+        let request = app().dialog_url(
             "https://payback.example/connect/socialco/callback",
             "st&ate=1 é",
             SOCIAL_ADS_SCOPES,
         );
+        let url = request.url.as_str();
+        assert!((43..=128).contains(&request.pkce_verifier.len()));
+        let challenge = s256(&request.pkce_verifier);
         assert!(
             url.starts_with("https://www.facebook.com/v27.0/dialog/oauth?"),
             "{url}"
         );
         assert_eq!(
-            query(&url),
+            query(url),
             [
                 ("client_id".to_owned(), "1234567890".to_owned()),
                 (
@@ -290,9 +334,12 @@ mod tests {
                 ("state".to_owned(), "st&ate=1 é".to_owned()),
                 ("scope".to_owned(), "ads_read,ads_management".to_owned()),
                 ("response_type".to_owned(), "code".to_owned()),
+                ("code_challenge".to_owned(), challenge),
+                ("code_challenge_method".to_owned(), "S256".to_owned()),
             ]
         );
-        assert!(!url.contains("app-secret-value"));
+        assert!(!url.contains("app-secret-value") && !url.contains(&request.pkce_verifier));
+        assert!(!format!("{request:?}").contains(&request.pkce_verifier));
     }
 
     #[test]
@@ -353,7 +400,12 @@ mod tests {
         app.token_url = format!("{base}/v27.0/oauth/access_token");
         let http = reqwest::Client::new();
         let token = app
-            .exchange_code(&http, "https://payback.example/cb", "good-code")
+            .exchange_code(
+                &http,
+                "https://payback.example/cb",
+                "good-code",
+                "the-verifier",
+            )
             .await
             .unwrap();
         assert_eq!(token.access_token, "EAAB-long");
@@ -364,12 +416,18 @@ mod tests {
             assert_eq!(seen[0]["client_id"], "1234567890");
             assert_eq!(seen[0]["client_secret"], "app-secret-value");
             assert_eq!(seen[0]["redirect_uri"], "https://payback.example/cb");
+            assert_eq!(seen[0]["code_verifier"], "the-verifier");
             assert_eq!(seen[1]["fb_exchange_token"], "EAAB-short");
             assert_eq!(seen[1]["grant_type"], "fb_exchange_token");
         }
 
         let err = app
-            .exchange_code(&http, "https://payback.example/cb", "used-code")
+            .exchange_code(
+                &http,
+                "https://payback.example/cb",
+                "used-code",
+                "the-verifier",
+            )
             .await
             .unwrap_err();
         match err {

@@ -17,9 +17,12 @@ use crate::services::url_suffix::{self, UrlSuffixReport, UrlSuffixWritten};
 use crate::state::AppState;
 use crate::views::found;
 
-/// The public callback the provider redirects the human to.
+/// The public callback the provider redirects the human to, and both grants' confirmation
+/// pages (`routes/grant_page`), which `auth_url` opens first.
 pub fn public() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(callback))
+    OpenApiRouter::new()
+        .routes(routes!(callback))
+        .merge(crate::routes::grant_page::router())
 }
 
 /// Routes behind a bearer.
@@ -79,7 +82,9 @@ async fn start(
 /// credential; the single-use state ties it to the flow). Exchanges the code, seals the refresh
 /// token, discovers the Google Ads accounts the grant reaches, then redirects into the
 /// dashboard (`client: dashboard`) or shows a small page. An expired, replayed or unknown
-/// state, refused consent or a failed exchange mark the flow `error` with the reason.
+/// state, refused consent or a failed exchange mark the flow `error` with the reason. A state
+/// not confirmed on Payback's page (`auth_url`), or coming back without the cookie of the
+/// browser that confirmed it, is refused with a 400 page and the flow left as it was.
 #[utoipa::path(get, path = "/connect/searchco/callback", tag = tags::CONNECTIONS, params(CallbackQuery),
     responses((status = 302, description = "to `{public}/#/p/{slug}/connections?searchco_state=...` for the dashboard"),
         (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
@@ -87,9 +92,16 @@ async fn start(
             content((ErrorBody = "application/json"), (String = "text/html")))))]
 async fn callback(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> ApiResult<Response> {
-    Ok(callback_response(searchco::callback(&state, query).await?))
+    let browser = query
+        .state
+        .as_deref()
+        .and_then(|token| crate::routes::grant_page::browser_cookie(&headers, token));
+    Ok(callback_response(
+        searchco::callback(&state, query, browser.as_deref()).await?,
+    ))
 }
 
 /// The provider's redirect answered: into the dashboard, or a small page.
@@ -237,12 +249,16 @@ async fn read_url_suffix(
 
 /// Appends the missing tracking parameters to the account-level final URL suffix (this changes
 /// every ad's landing URL: only on this explicit call, audited as `search_ads.url_suffix` with
-/// before and after). A suffix already complete is left alone (`already_complete`). 404 without
-/// a `search_ads` connection; 409 while it is not usable; 502 when Google refuses the write.
+/// before and after). Only a person signed in to the dashboard writes it: API keys, the operator
+/// token, MCP and chat answer 403 and nothing is sent to Google (an agent asks the founder to
+/// press the button in the dashboard). A suffix already complete is left alone
+/// (`already_complete`). 404 without a `search_ads` connection; 409 while it is not usable; 502
+/// when Google refuses the write.
 #[utoipa::path(post, path = "/products/{slug}/connections/search-ads/url-suffix", tag = tags::CONNECTIONS,
     security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = UrlSuffixWritten), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = UrlSuffixWritten), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "not a person signed in to the dashboard: only their session changes the ad account's URL suffix"),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
 async fn write_url_suffix(
     State(state): State<AppState>,
     caller: Caller,

@@ -12,6 +12,7 @@ pub mod databases;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;
+pub mod grant_page;
 pub mod growth;
 pub mod health_report;
 pub mod history;

@@ -85,7 +85,9 @@ async fn start(
 /// Where Meta sends the human after the Login dialog (public; the single-use state ties it to
 /// the flow). Exchanges the code for a short-lived then a long-lived user token (sealed), lists
 /// the ad accounts and pages (with their linked Instagram business accounts) it reaches, then
-/// redirects into the dashboard (`client: dashboard`) or shows a small page.
+/// redirects into the dashboard (`client: dashboard`) or shows a small page. A state not
+/// confirmed on Payback's page (`auth_url`), or coming back without the cookie of the browser
+/// that confirmed it, is refused with a 400 page and the flow left as it was.
 #[utoipa::path(get, path = "/connect/socialco/callback", tag = tags::CONNECTIONS, params(CallbackQuery),
     responses((status = 302, description = "to `{public}/#/p/{slug}/connections?socialco_state=...` for the dashboard"),
         (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
@@ -93,9 +95,16 @@ async fn start(
             content((ErrorBody = "application/json"), (String = "text/html")))))]
 async fn callback(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     Query(query): Query<CallbackQuery>,
 ) -> ApiResult<Response> {
-    Ok(callback_response(socialco::callback(&state, query).await?))
+    let browser = query
+        .state
+        .as_deref()
+        .and_then(|token| crate::routes::grant_page::browser_cookie(&headers, token));
+    Ok(callback_response(
+        socialco::callback(&state, query, browser.as_deref()).await?,
+    ))
 }
 
 /// The flow's state: `pending`, then `complete` with `options` (`ad_accounts`: id, name,

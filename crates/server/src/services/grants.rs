@@ -5,21 +5,32 @@
 //! started it; the checks `select` makes before it activates connections, and the activation
 //! itself. The provider modules hold only what differs: scopes, the exchange, discovery, and
 //! which choices make which connections.
+//!
+//! The grants could be phished (issue 35): `auth_url` was the provider's consent URL, so a link
+//! one workspace started could be sent to someone else, whose consent then sealed their token
+//! into that workspace. `start` now answers a page of Payback's ([`confirmation`]) naming the
+//! workspace, the product, who started the flow and what it reads or changes; only its form
+//! ([`confirm`]) sends the person on to the provider, binding the state to the confirming
+//! browser (a cookie whose hash the state keeps), and the callback takes only a state confirmed
+//! in the browser that comes back: a link that skipped the page, or a provider link someone
+//! confirmed for themselves and sent on, changes nothing.
 
 use std::future::Future;
 
 use payback_domain::connection::{ConnectionKind, ConnectionStatus, GrantFlowStatus};
 use payback_domain::{Actor, MINUTE_MS, Timestamp};
+use payback_store::accounts as account_store;
 use payback_store::connections::{self as connection_store, NewConnection};
-use payback_store::grant_states::{self as store, GrantState, NewGrantState};
+use payback_store::grant_states::{self as store, GrantState, NewGrantState, StartedAs};
 use payback_store::products::{self as product_store, ProductRow};
 use payback_store::{AccountScope, Tx, new_id};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
+use crate::crypto::{constant_time_eq, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::services::acting::Caller;
+use crate::services::acting::{Caller, Principal};
 use crate::services::{audit, source_config};
 use crate::state::AppState;
 
@@ -64,8 +75,23 @@ impl GrantClient {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Started {
     pub state: String,
+    /// Payback's confirmation page for the person to open
+    /// (`{public}/connect/{provider}/confirm?state=...`): it names the workspace, the product,
+    /// who started the flow and what it reads or changes, and its button sends the person on to
+    /// the provider's consent screen. The callback takes the state only from the browser that
+    /// confirmed there.
     pub auth_url: String,
     pub expires_at: String,
+}
+
+/// The confirmation page `start` answers as `auth_url`: the state travels in the URL (it is
+/// what the person's browser carries, as it will to the provider).
+pub fn page_url(state: &AppState, provider: Provider, token: &str) -> String {
+    format!(
+        "{}/connect/{}/confirm?state={token}",
+        state.config.public_url(),
+        provider.word
+    )
 }
 
 /// Where the provider sends the human back.
@@ -89,9 +115,11 @@ pub struct StartedFlow<'a> {
     pub product: &'a ProductRow,
     pub kinds: &'a [ConnectionKind],
     pub client: GrantClient,
-    /// The PKCE verifier, where the provider takes one (empty otherwise).
+    /// The PKCE verifier the exchange must send.
     pub pkce_verifier: &'a str,
-    pub auth_url: String,
+    /// The provider's authorization URL (with the state and the PKCE challenge), where the
+    /// confirmation page sends the person.
+    pub provider_url: String,
 }
 
 /// Stores the started flow and its history event; answers `start`'s body.
@@ -107,6 +135,31 @@ pub async fn record_start(
     let kind_list: Vec<&str> = flow.kinds.iter().map(|kind| kind.as_str()).collect();
     let kinds_json = json!(kind_list).to_string();
     let actor = caller.actor();
+    let mut tx = state.store.begin().await?;
+    // The page names the starter as they are now: a key's name and its creator's email are
+    // kept with the state, so renaming or revoking the key later does not change what the
+    // person was shown.
+    let key = match &caller.principal {
+        Principal::ApiKey { key_id, .. } => store::key_starter(&mut tx, scope, key_id)
+            .await?
+            .map(|(name, creator)| (key_id.as_str(), name, creator)),
+        _ => None,
+    };
+    let started_as = match (&caller.principal, &key) {
+        (Principal::Person(_), _) => StartedAs::Person,
+        (Principal::ApiKey { .. }, Some((id, name, creator))) => StartedAs::ApiKey {
+            id,
+            name,
+            creator: creator.as_deref(),
+        },
+        (Principal::ApiKey { .. }, None) => {
+            return Err(ApiError::internal(
+                "a calling API key not found in its account",
+            ));
+        }
+        (Principal::OperatorToken, _) => StartedAs::Operator,
+        (Principal::System, _) => StartedAs::System,
+    };
     let new = NewGrantState {
         state: &flow.token,
         provider: provider.word,
@@ -117,18 +170,277 @@ pub async fn record_start(
         started_via: actor.via,
         pkce_verifier: flow.pkce_verifier,
         expires_at,
+        started_as,
+        provider_url: &flow.provider_url,
     };
-    let mut tx = state.store.begin().await?;
     store::insert(&mut tx, scope, new, now).await?;
     let payload =
         json!({ "provider": provider.word, "kinds": kind_list, "client": flow.client.as_str() });
     audit::record_product(&mut tx, &actor, flow.product, "connect.start", payload, now).await?;
     tx.commit().await?;
     Ok(Started {
+        auth_url: page_url(state, provider, &flow.token),
         state: flow.token,
-        auth_url: flow.auth_url,
         expires_at: expires_at.to_rfc3339(),
     })
+}
+
+/// Who started a flow, as the confirmation page names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Starter {
+    /// A person signed in to the dashboard or the API with a session.
+    Person { email: String },
+    /// An API key (an agent, a script): its name and the email of the person who created it
+    /// (`None` for a key an agent's sign-up made).
+    ApiKey {
+        name: String,
+        creator: Option<String>,
+    },
+    /// The platform operator's token.
+    Operator { name: String },
+    /// Payback itself.
+    System,
+}
+
+/// What the confirmation page shows.
+#[derive(Debug, Clone)]
+pub struct ConfirmView {
+    /// `Google`, `Meta`.
+    pub vendor: &'static str,
+    /// `searchco`, `socialco`: the page's path word.
+    pub provider_word: &'static str,
+    pub state: String,
+    /// The workspace (account) name.
+    pub workspace: String,
+    pub product_name: String,
+    pub product_slug: String,
+    pub starter: Starter,
+    /// The door it came through (`api`, `mcp`, `dashboard`, `chat`).
+    pub started_via: &'static str,
+    /// Per kind asked for: what it is and the lines of what Payback will read or change.
+    pub access: Vec<(&'static str, &'static [&'static str])>,
+    pub expires_at: String,
+    /// The provider's origin (`https://accounts.google.com`), which the form's redirect goes
+    /// to (the page's `form-action` allows it).
+    pub provider_origin: String,
+}
+
+/// The confirmation page or its form: ready, or refused with a reason for a person.
+#[derive(Debug, Clone)]
+pub enum PageOutcome<T> {
+    Ready(T),
+    Refused(String),
+}
+
+/// What each kind a grant may serve reads and changes, in the page's words.
+pub fn access_of(kind: ConnectionKind) -> (&'static str, &'static [&'static str]) {
+    match kind {
+        ConnectionKind::SearchAds => (
+            "Google Ads (search ads)",
+            &[
+                "Read the spend, clicks and conversions of the account you choose next, with its campaigns, ad groups, ads and keywords.",
+                "Change a campaign budget only after a person approves that change in Payback's approval queue.",
+                "Read the account's final URL suffix; change it only when a person presses the button in Payback's dashboard.",
+            ],
+        ),
+        ConnectionKind::AnalyticsA => (
+            "Google Analytics",
+            &["Read the property's reports; nothing is changed."],
+        ),
+        ConnectionKind::Tagmgr => (
+            "Google Tag Manager",
+            &["Read the container's tags; nothing is changed."],
+        ),
+        ConnectionKind::SearchConsole => (
+            "Google Search Console",
+            &["Read the site's search performance; nothing is changed."],
+        ),
+        ConnectionKind::SocialAdsA => (
+            "Meta ads (Facebook and Instagram ads)",
+            &[
+                "Read the ad account you choose next: its campaigns, ad sets, ads and insights (spend, clicks, conversions).",
+                "Change a campaign or ad set budget only after a person approves that change in Payback's approval queue.",
+            ],
+        ),
+        ConnectionKind::SocialA => (
+            "Facebook page and its Instagram account",
+            &[
+                "Read the page you choose next and its linked Instagram business account: posts, followers and insights.",
+                "Never post, comment or change anything on the page.",
+            ],
+        ),
+        _ => ("Other", &["Read only."]),
+    }
+}
+
+/// A state's token as a page takes it: at most 100 characters.
+fn page_token(token: Option<&str>) -> Option<&str> {
+    token.filter(|token| !token.is_empty() && token.chars().count() <= 100)
+}
+
+/// Why a state cannot be confirmed (anymore), in a person's words; `None` while it can be.
+fn unusable(grant: &GrantState, now: Timestamp) -> Option<String> {
+    if grant.status != GrantFlowStatus::Pending || grant.callback_at.is_some() {
+        return Some(
+            "This connect link was already used. Start connecting again from Payback.".to_owned(),
+        );
+    }
+    if now.millis() >= grant.expires_at {
+        return Some(
+            "This connect link expired (links last 15 minutes). Start connecting again from Payback."
+                .to_owned(),
+        );
+    }
+    if grant.provider_url.is_none() {
+        return Some(
+            "This connect link was made before confirmation pages existed. Start connecting again from Payback."
+                .to_owned(),
+        );
+    }
+    None
+}
+
+fn unknown_link() -> String {
+    "This connect link is not valid. Start connecting again from Payback.".to_owned()
+}
+
+/// `GET /connect/{provider}/confirm?state=`: public (the person's browser carries no
+/// credential of ours; the state is the link). Shows the flow a person is about to grant; an
+/// unknown, expired or used state is refused. Looking again at a confirmed but unused state is
+/// harmless and shows the page again.
+pub async fn confirmation(
+    state: &AppState,
+    provider: Provider,
+    token: Option<&str>,
+) -> ApiResult<PageOutcome<ConfirmView>> {
+    let Some(token) = page_token(token) else {
+        return Ok(PageOutcome::Refused(unknown_link()));
+    };
+    let Some(grant) = store::find(&state.store, provider.word, token).await? else {
+        return Ok(PageOutcome::Refused(unknown_link()));
+    };
+    if let Some(reason) = unusable(&grant, state.clock.now()) {
+        return Ok(PageOutcome::Refused(reason));
+    }
+    let scope = AccountScope::trusted(grant.account_id.clone());
+    let product = product_store::find_by_id(&state.store, &scope, &grant.product_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a grant state without its product"))?;
+    let account = account_store::find(&state.store, &grant.account_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a grant state without its account"))?;
+    let starter = match grant.started_as.as_str() {
+        "api_key" => Starter::ApiKey {
+            name: grant.started_key_name.clone().unwrap_or_default(),
+            creator: grant.started_key_creator.clone(),
+        },
+        "operator" => Starter::Operator {
+            name: grant.started_by.clone(),
+        },
+        "system" => Starter::System,
+        _ => Starter::Person {
+            email: grant.started_by.clone(),
+        },
+    };
+    let words: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();
+    let access = words
+        .iter()
+        .filter_map(|word| ConnectionKind::parse(word))
+        .map(access_of)
+        .collect();
+    let provider_origin = grant
+        .provider_url
+        .as_deref()
+        .and_then(|url| reqwest::Url::parse(url).ok())
+        .map(|url| url.origin().ascii_serialization())
+        .unwrap_or_default();
+    Ok(PageOutcome::Ready(ConfirmView {
+        vendor: provider.vendor,
+        provider_word: provider.word,
+        state: grant.state.clone(),
+        workspace: account.name,
+        product_name: product.name,
+        product_slug: product.slug,
+        starter,
+        started_via: grant.started_via.as_str(),
+        access,
+        expires_at: Timestamp::from_millis(grant.expires_at).to_rfc3339(),
+        provider_origin,
+    }))
+}
+
+/// Where the confirmed person goes next, and the value their browser keeps (in a cookie the
+/// route sets) to prove at the callback that it is the browser that confirmed.
+#[derive(Debug, Clone)]
+pub struct Confirmed {
+    pub provider_url: String,
+    pub browser: String,
+}
+
+/// The page's form: the person confirmed, so the state is marked confirmed and bound to this
+/// browser (`browser`: the value its cookie already holds for this state, if any; a fresh one
+/// otherwise), and they are sent on to the provider's authorization URL (the same state, PKCE
+/// challenge, scopes and redirect URI `start` built). Refused like the page, and when another
+/// browser confirmed first; the same browser submitting again before the callback is sent on
+/// again.
+pub async fn confirm(
+    state: &AppState,
+    provider: Provider,
+    token: Option<&str>,
+    browser: Option<&str>,
+) -> ApiResult<PageOutcome<Confirmed>> {
+    let Some(token) = page_token(token) else {
+        return Ok(PageOutcome::Refused(unknown_link()));
+    };
+    let Some(grant) = store::find(&state.store, provider.word, token).await? else {
+        return Ok(PageOutcome::Refused(unknown_link()));
+    };
+    let now = state.clock.now();
+    if let Some(reason) = unusable(&grant, now) {
+        return Ok(PageOutcome::Refused(reason));
+    }
+    let Some(provider_url) = grant.provider_url.clone() else {
+        return Ok(PageOutcome::Refused(unknown_link()));
+    };
+    let browser = browser
+        .filter(|value| value.len() <= 100)
+        .map(str::to_owned)
+        .unwrap_or_else(new_token_of_browser);
+    // The update re-checks what `unusable` read, so a callback or an expiry in between wins,
+    // and only the first browser to confirm is bound.
+    if !store::confirm(&state.store, token, &token_hash(&browser), now).await? {
+        return Ok(PageOutcome::Refused(if grant.confirmed_browser.is_some() {
+            "This connect link was already confirmed in another browser. Start connecting again from Payback."
+                .to_owned()
+        } else {
+            "This connect link was already used or expired. Start connecting again from Payback."
+                .to_owned()
+        }));
+    }
+    if grant.confirmed_at.is_none() {
+        let scope = AccountScope::trusted(grant.account_id.clone());
+        if let Some(product) =
+            product_store::find_by_id(&state.store, &scope, &grant.product_id).await?
+        {
+            let actor = started_by(&grant);
+            let mut tx = state.store.begin().await?;
+            // The person who confirmed carries no credential of ours: history names the flow's
+            // starter, as for the callback's events.
+            let payload = json!({ "provider": provider.word });
+            audit::record_product(&mut tx, &actor, &product, "connect.confirm", payload, now)
+                .await?;
+            tx.commit().await?;
+        }
+    }
+    Ok(PageOutcome::Ready(Confirmed {
+        provider_url,
+        browser,
+    }))
+}
+
+/// A random value for a confirming browser's cookie.
+fn new_token_of_browser() -> String {
+    crate::crypto::new_token("gb_")
 }
 
 /// What the human sees after the provider sent them back.
@@ -162,11 +474,14 @@ pub struct Granted {
 
 /// The public callback: claims the state once, runs `exchange` with the code, seals its secret
 /// and completes the state; any failure marks the state `error` with a person's reason (the
-/// exchange's `Err` is that reason).
+/// exchange's `Err` is that reason). A state not confirmed on Payback's page, or coming back in
+/// another browser than the one that confirmed it (`browser`: its cookie's value), is refused
+/// without touching the flow.
 pub async fn callback<F, Fut>(
     state: &AppState,
     provider: Provider,
     query: CallbackQuery,
+    browser: Option<&str>,
     exchange: F,
 ) -> ApiResult<CallbackOutcome>
 where
@@ -189,6 +504,25 @@ where
         .await?
         .ok_or_else(|| ApiError::internal("a grant state without its product"))?;
     let ended = |message: String| finish_page(state, provider, &grant, &product, false, message);
+    // A state nobody confirmed on Payback's page came by a link that skipped it, and one
+    // confirmed in another browser by a provider link someone confirmed for themselves and sent
+    // on (the phishing the page exists for): refused without touching the flow, so nothing is
+    // sealed and the flow's own person can still confirm and finish it.
+    let confirmed_here = match (&grant.confirmed_browser, browser) {
+        (Some(bound), Some(browser)) => constant_time_eq(bound, &token_hash(browser)),
+        _ => false,
+    };
+    if grant.confirmed_at.is_none() || !confirmed_here {
+        return Ok(CallbackOutcome::Page {
+            ok: false,
+            message: format!(
+                "This {} grant was not confirmed on Payback's page in this browser, so Payback did \
+                 not take it. Open the connect link Payback gave you, check the workspace and \
+                 product it names, and confirm there.",
+                provider.vendor
+            ),
+        });
+    }
     if now.millis() >= grant.expires_at {
         let message = "the connect link expired after 15 minutes; start again".to_owned();
         store::fail(&state.store, token, &message).await?;

@@ -24,7 +24,7 @@ use crate::state::AppState;
 
 /// The provider word in paths and in `grant_states`.
 pub const PROVIDER: &str = "searchco";
-const GOOGLE: Provider = Provider {
+pub const GOOGLE: Provider = Provider {
     word: PROVIDER,
     vendor: "Google",
     token_prefix: "sc_",
@@ -118,15 +118,20 @@ pub async fn start(
         kinds: &kinds,
         client,
         pkce_verifier: &request.pkce_verifier,
-        auth_url: request.url,
+        provider_url: request.url,
     };
     grants::record_start(state, caller, GOOGLE, flow).await
 }
 
 /// `GET /connect/searchco/callback`: public (the human's browser carries no credential of ours);
-/// only the single-use state ties it to an account.
-pub async fn callback(state: &AppState, query: CallbackQuery) -> ApiResult<CallbackOutcome> {
-    grants::callback(state, GOOGLE, query, |grant, code| async move {
+/// the single-use state ties it to an account, and the cookie of the browser that confirmed it
+/// on Payback's page to the person. `browser` is the value of the confirming browser's cookie, if the request carried one.
+pub async fn callback(
+    state: &AppState,
+    query: CallbackQuery,
+    browser: Option<&str>,
+) -> ApiResult<CallbackOutcome> {
+    grants::callback(state, GOOGLE, query, browser, |grant, code| async move {
         grant_from_code(state, &grant, &code).await
     })
     .await

@@ -3,7 +3,8 @@
 //! photo-sharing business account). The flow is the shared one of `services::grants`; what is
 //! Meta's own: the Login dialog's scopes, the code exchanged for a short-lived user token and
 //! that for a long-lived one (Meta gives no refresh token; the long-lived token is what is
-//! sealed), and discovery of the ad accounts and pages the token reaches. An adult-adjacent
+//! sealed), the dialog's PKCE S256 challenge and the exchange's verifier, and discovery of the
+//! ad accounts and pages the token reaches. An adult-adjacent
 //! product is refused `social_ads_a` at `start` and again at `select` (the policy wall).
 
 use payback_connectors::graph::{self, GraphApp};
@@ -24,7 +25,7 @@ use crate::state::AppState;
 
 /// The provider word in paths and in `grant_states`.
 pub const PROVIDER: &str = "socialco";
-const META: Provider = Provider {
+pub const META: Provider = Provider {
     word: PROVIDER,
     vendor: "Meta",
     token_prefix: "so_",
@@ -118,7 +119,7 @@ pub async fn start(
         social_connect::adult_wall(state, caller, &product, ConnectionKind::SocialAdsA).await?;
     }
     let token = grants::new_token(META);
-    let auth_url = app.dialog_url(
+    let dialog = app.dialog_url(
         &grants::redirect_url(state, META),
         &token,
         &scopes_of(&kinds),
@@ -128,15 +129,20 @@ pub async fn start(
         product: &product,
         kinds: &kinds,
         client,
-        pkce_verifier: "",
-        auth_url,
+        pkce_verifier: &dialog.pkce_verifier,
+        provider_url: dialog.url,
     };
     grants::record_start(state, caller, META, flow).await
 }
 
-/// `GET /connect/socialco/callback`: public; only the single-use state ties it to an account.
-pub async fn callback(state: &AppState, query: CallbackQuery) -> ApiResult<CallbackOutcome> {
-    grants::callback(state, META, query, |grant, code| async move {
+/// `GET /connect/socialco/callback`: public; the single-use state ties it to an account, and
+/// the cookie of the browser that confirmed it on Payback's page to the person. `browser` is the value of the confirming browser's cookie, if the request carried one.
+pub async fn callback(
+    state: &AppState,
+    query: CallbackQuery,
+    browser: Option<&str>,
+) -> ApiResult<CallbackOutcome> {
+    grants::callback(state, META, query, browser, |grant, code| async move {
         grant_from_code(state, &grant, &code).await
     })
     .await
@@ -152,7 +158,12 @@ async fn grant_from_code(
         |err: ApiError| format!("Payback could not finish connecting ({err}); start again");
     let app = app(state).map_err(internal)?;
     let token = app
-        .exchange_code(&state.http, &grants::redirect_url(state, META), code)
+        .exchange_code(
+            &state.http,
+            &grants::redirect_url(state, META),
+            code,
+            &grant.pkce_verifier,
+        )
         .await
         .map_err(|err| format!("the token exchange with Meta failed: {err}"))?;
     let kinds: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();

@@ -6,6 +6,10 @@
 //!   redirects to `redirect_uri?code=..&state=..`, or, when the human cancels, to
 //!   `redirect_uri?error_reason=user_denied&error=access_denied&error_description=..&state=..`;
 //!   an unknown app or a redirect URI that is not a Valid OAuth Redirect URI shows an error page,
+//! - the dialog takes a PKCE challenge ("OIDC Code Flow with PKCE for Manually Built Facebook
+//!   Login Flows": `code_challenge`, `code_challenge_method` `S256` = BASE64URL(SHA256(verifier))
+//!   without padding, or `plain`); a code issued with one is exchanged only with the matching
+//!   `code_verifier` (a missing or wrong one answers an `OAuthException`, code 100),
 //! - `GET /oauth/access_token?client_id&redirect_uri&client_secret&code` answers
 //!   `{access_token, token_type: "bearer", expires_in}` (short-lived); codes are single use and
 //!   short-lived, and `redirect_uri` must be the dialog's (error subcodes 36007, 36008, 36009),
@@ -18,6 +22,7 @@
 use axum::http::StatusCode;
 use axum::http::header::{CONTENT_TYPE, LOCATION};
 use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -116,6 +121,25 @@ pub(crate) fn dialog(state: &mut FakeState, params: &Params) -> Response {
         None => permission_list(get("scope").unwrap_or("")),
     };
     let state_param = params.get("state").map(str::to_owned);
+    let challenge = match (get("code_challenge"), get("code_challenge_method")) {
+        (None, None) => None,
+        (Some(challenge), method) => {
+            let method = method.unwrap_or("plain");
+            if !matches!(method, "S256" | "plain") {
+                return error_page(
+                    "Invalid code_challenge_method",
+                    "code_challenge_method must be S256 or plain.",
+                );
+            }
+            Some((challenge.to_owned(), method.to_owned()))
+        }
+        (None, Some(_)) => {
+            return error_page(
+                "Missing code_challenge",
+                "code_challenge_method was given without a code_challenge.",
+            );
+        }
+    };
 
     if state.oauth.human_refuses {
         {
@@ -147,6 +171,7 @@ pub(crate) fn dialog(state: &mut FakeState, params: &Params) -> Response {
             scopes: granted.clone(),
             issued: std::time::Instant::now(),
             used: false,
+            challenge,
         },
     );
     {
@@ -232,6 +257,25 @@ fn exchange_code(state: &mut FakeState, params: &Params) -> Reply {
             "Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request",
         )
         .subcode(36008));
+    }
+    if let Some((challenge, method)) = &issued.challenge {
+        let Some(verifier) = get("code_verifier") else {
+            return Err(GraphError::new(
+                100,
+                "Missing code_verifier parameter: this code was issued with a code_challenge.",
+            ));
+        };
+        let derived = if method == "S256" {
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier))
+        } else {
+            verifier.to_owned()
+        };
+        if &derived != challenge {
+            return Err(GraphError::new(
+                100,
+                "Invalid code_verifier: it does not match the code_challenge of the Login dialog.",
+            ));
+        }
     }
     if let Some(code) = state.oauth.codes.get_mut(code) {
         code.used = true;

@@ -607,6 +607,9 @@ pub(crate) struct Code {
     pub scopes: Vec<String>,
     pub issued: Instant,
     pub used: bool,
+    /// The dialog's PKCE `code_challenge` and its method (`S256` or `plain`), when it had one:
+    /// the exchange must then send the matching `code_verifier`.
+    pub challenge: Option<(String, String)>,
 }
 
 #[derive(Debug, Default)]

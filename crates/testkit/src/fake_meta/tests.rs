@@ -248,6 +248,70 @@ async fn the_login_dance_issues_single_use_codes_and_long_lived_tokens() {
     assert_eq!(granted, ["public_profile", "ads_read", "ads_management"]);
 }
 
+/// A code from a dialog with a PKCE S256 challenge is exchanged only with its verifier: a
+/// missing or wrong one is refused as Meta refuses a bad code (OAuthException, code 100) and
+/// leaves the code usable.
+#[tokio::test]
+async fn a_code_issued_with_a_pkce_challenge_needs_its_verifier() {
+    use base64::Engine as _;
+    use sha2::{Digest, Sha256};
+    let meta = FakeMeta::spawn().await;
+    meta.register_redirect_uri(CALLBACK);
+    let verifier = "a-verifier-of-forty-three-characters-or-more-123";
+    let challenge =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier));
+    let mut url = reqwest::Url::parse(&dialog_url(&meta, "ads_read")).unwrap();
+    url.query_pairs_mut()
+        .append_pair("code_challenge", &challenge)
+        .append_pair("code_challenge_method", "S256");
+    let location = meta.authorize(url.as_str()).await;
+    let code = location_param(&location, "code").unwrap();
+    let exchange = |verifier: Option<&'static str>| {
+        let (meta, code) = (&meta, code.clone());
+        async move {
+            let mut query = vec![
+                ("client_id", meta.app_id()),
+                ("redirect_uri", CALLBACK),
+                ("client_secret", meta.app_secret()),
+                ("code", code.as_str()),
+            ];
+            if let Some(verifier) = verifier {
+                query.push(("code_verifier", verifier));
+            }
+            token_endpoint(meta, &query).await
+        }
+    };
+    let missing = exchange(None).await;
+    assert_eq!((missing.status, missing.error()), (400, (100, None)));
+    assert_eq!(missing.body["error"]["type"], "OAuthException");
+    let wrong = exchange(Some("another-verifier-of-forty-three-characters-xyz")).await;
+    assert_eq!((wrong.status, wrong.error()), (400, (100, None)));
+    assert!(
+        wrong.body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("code_verifier"),
+        "{}",
+        wrong.body
+    );
+    let right = exchange(Some(verifier)).await;
+    assert_eq!(right.status, 200, "{}", right.body);
+    assert_eq!(right.body["token_type"], "bearer");
+
+    let mut bad_method = reqwest::Url::parse(&dialog_url(&meta, "ads_read")).unwrap();
+    bad_method
+        .query_pairs_mut()
+        .append_pair("code_challenge", &challenge)
+        .append_pair("code_challenge_method", "S512");
+    assert_eq!(
+        meta.try_authorize(bad_method.as_str())
+            .await
+            .unwrap_err()
+            .status,
+        400
+    );
+}
+
 #[tokio::test]
 async fn the_human_can_cancel_or_decline_and_bad_requests_show_error_pages() {
     let meta = FakeMeta::spawn().await;

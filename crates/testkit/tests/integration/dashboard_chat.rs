@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use payback_server::secret::Secret;
 use payback_testkit::browser::{artifacts_dir, run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::fake_gateway::{FakeGateway, ScriptedCall};
-use payback_testkit::{Backend, TestApp, per_backend};
+use payback_testkit::{Backend, per_backend};
 use serde_json::{Value, json};
 
 const EMAIL: &str = "chat-founder@example.com";

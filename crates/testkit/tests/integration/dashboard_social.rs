@@ -6,11 +6,11 @@
 
 use base64::Engine as _;
 use payback_domain::connection::ConnectionKind;
-use payback_domain::{Clock, SystemClock};
+use payback_domain::Clock;
 use payback_server::secret::Secret;
 use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::fake_google::Day;
-use payback_testkit::{Backend, FakeLinkedIn, FakeMeta, TestApp, per_backend};
+use payback_testkit::{Backend, FakeLinkedIn, FakeMeta, per_backend};
 use serde_json::json;
 
 /// The fake Meta's ad account the person connects (USD), and the two it shows but does not

@@ -103,6 +103,11 @@ const PUBLIC: &[(&str, &str)] = &[
     // The provider sends the human back here; the single-use state ties it to the flow.
     ("get", "/connect/searchco/callback"),
     ("get", "/connect/socialco/callback"),
+    // The grants' confirmation pages (`auth_url`) and their forms: the state is the link.
+    ("get", "/connect/searchco/confirm"),
+    ("post", "/connect/searchco/confirm"),
+    ("get", "/connect/socialco/confirm"),
+    ("post", "/connect/socialco/confirm"),
 ];
 
 const HTTP_METHODS: &[&str] = &["get", "put", "post", "delete", "options", "head", "patch"];
@@ -423,8 +428,17 @@ async fn every_documented_operation_is_served(app: TestApp) {
         let non_json = operation["responses"]["200"]["content"]
             .as_object()
             .is_some_and(|content| !content.contains_key("application/json"));
+        // Pages documented as HTML for the status they answered (the grants' confirmation
+        // pages refuse an unknown state with one) answer that.
+        let documented_html = operation["responses"][reply.status.to_string()]["content"]
+            .get("text/html")
+            .is_some()
+            && reply
+                .header("content-type")
+                .is_some_and(|value| value.starts_with("text/html"));
         assert!(
             non_json
+                || documented_html
                 || reply.status == 302
                 || reply.body["error"].is_string()
                 || reply.body.is_object(),
@@ -510,6 +524,27 @@ const UNSHAPED: &[(&str, &str, &str)] = &[
         "get",
         "/connect/socialco/callback",
         "the provider's redirect, answered as the search-engine grant's",
+    ),
+    (
+        "get",
+        "/connect/searchco/confirm",
+        "the grant's confirmation page: an unknown, missing, expired or used state answers a \
+         page saying the link is not usable, never a refusal naming a field",
+    ),
+    (
+        "post",
+        "/connect/searchco/confirm",
+        "the confirmation page's form, answered with a page as the page itself",
+    ),
+    (
+        "get",
+        "/connect/socialco/confirm",
+        "the social-network grant's confirmation page, answered as the search-engine grant's",
+    ),
+    (
+        "post",
+        "/connect/socialco/confirm",
+        "the social-network grant's form, answered as the search-engine grant's",
     ),
 ];
 

@@ -146,6 +146,8 @@ async fn stored_words_outside_their_vocabulary_fail_the_read(app: TestApp) {
         started_via: actor.via,
         pkce_verifier: "verifier",
         expires_at: now.plus_millis(HOUR_MS),
+        started_as: grant_states::StartedAs::Person,
+        provider_url: "https://accounts.google.com/o/oauth2/v2/auth",
     };
     grant_states::insert(&mut tx, &scope, grant, now)
         .await

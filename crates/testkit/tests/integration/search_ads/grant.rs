@@ -28,7 +28,16 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     let started = start_grant(&app, &owner.token, "api").await;
     let state = started["state"].as_str().unwrap().to_owned();
     assert_eq!(started["expires_at"], "2026-11-21T12:15:00.000Z");
-    let auth_url = reqwest::Url::parse(started["auth_url"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        started["auth_url"],
+        app.url(&format!("/connect/searchco/confirm?state={state}"))
+    );
+    // The person confirms on Payback's page, which sends them on to Google's consent screen.
+    let auth_url = reqwest::Url::parse(
+        &app.confirm_grant(started["auth_url"].as_str().unwrap())
+            .await,
+    )
+    .unwrap();
     let param = |name: &str| {
         auth_url
             .query_pairs()
@@ -74,7 +83,7 @@ async fn a_founder_connects_search_ads(backend: Backend) {
 
     // The human consents; the callback exchanges the code with the PKCE verifier.
     let back = google.authorize(auth_url.as_str()).await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 200);
     assert!(page.text().await.unwrap().contains("Google is connected"));
     let exchange = code_exchanges(&google);
@@ -85,7 +94,7 @@ async fn a_founder_connects_search_ads(backend: Backend) {
     assert!(field("code_verifier").is_some_and(|v| v.len() >= 43));
 
     // Replaying the callback changes nothing.
-    let replay = app.client.get(&back).send().await.unwrap();
+    let replay = app.follow_callback(&back).await;
     assert_eq!(replay.status().as_u16(), 400);
     assert!(replay.text().await.unwrap().contains("already used"));
 
@@ -198,10 +207,11 @@ async fn the_dashboard_is_sent_back_to_the_connections_page(backend: Backend) {
     let (owner, _) = founder(&app).await;
     let started = start_grant(&app, &owner.token, "dashboard").await;
     let state = started["state"].as_str().unwrap();
-    let back = google
-        .authorize(started["auth_url"].as_str().unwrap())
+    let consent_url = app
+        .confirm_grant(started["auth_url"].as_str().unwrap())
         .await;
-    let answer = app.client.get(&back).send().await.unwrap();
+    let back = google.authorize(&consent_url).await;
+    let answer = app.follow_callback(&back).await;
     assert_eq!(answer.status().as_u16(), 302);
     assert_eq!(
         answer.headers()["location"].to_str().unwrap(),
@@ -278,10 +288,11 @@ async fn refusals_of_the_flow(backend: Backend) {
     google.set_human_refuses(true);
     let refused = start_grant(&app, &owner.token, "api").await;
     let refused_state = refused["state"].as_str().unwrap();
-    let back = google
-        .authorize(refused["auth_url"].as_str().unwrap())
+    let consent_url = app
+        .confirm_grant(refused["auth_url"].as_str().unwrap())
         .await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let back = google.authorize(&consent_url).await;
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 400);
     let status = app
         .get(
@@ -310,7 +321,8 @@ async fn refusals_of_the_flow(backend: Backend) {
     // A state older than 15 minutes is expired, whether or not the human comes back.
     let late = start_grant(&app, &owner.token, "api").await;
     let late_state = late["state"].as_str().unwrap();
-    let back = google.authorize(late["auth_url"].as_str().unwrap()).await;
+    let consent_url = app.confirm_grant(late["auth_url"].as_str().unwrap()).await;
+    let back = google.authorize(&consent_url).await;
     app.clock.advance(16 * 60_000);
     let status = app
         .get(
@@ -321,7 +333,7 @@ async fn refusals_of_the_flow(backend: Backend) {
         .expect(200)
         .clone();
     assert_eq!(status["status"], "error");
-    let page = app.client.get(&back).send().await.unwrap();
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 400);
     assert!(page.text().await.unwrap().contains("expired"));
     // An unknown state at the callback is a page, not a crash.

@@ -4,16 +4,25 @@
 //! network, and the account's URL suffix.
 //!
 //! - `grant`: start, consent, callback, status, select, and every refusal of the flow.
+//! - `phishing`: Payback's confirmation page before Google's (issue 35): provider links sent
+//!   to someone else seal nothing, the honest flow completes once the person confirms, tenant
+//!   values are escaped, unusable states and foreign posts are refused.
 //! - `spend`: syncs compared with an independent sum of the fake's rows, restated days, quota
 //!   errors and a revoked grant.
 //! - `budgets`: an approval changes the fake's budget by the exact micros; refusals change
 //!   nothing; nothing reaches the network before a human approves.
 //! - `suffix`: reading, writing and refusing the URL suffix; test and disconnect.
+//! - `suffix_doors`: only a person's dashboard session writes the suffix (keys, the operator
+//!   token, MCP and chat get 403 and Google sees no write).
+//! - `proposed_account`: an approved budget lands only on the customer it was proposed for.
 
 mod budgets;
 mod grant;
+mod phishing;
+mod proposed_account;
 mod spend;
 mod suffix;
+mod suffix_doors;
 
 use base64::Engine as _;
 use payback_domain::Clock as _;
@@ -158,10 +167,11 @@ async fn start_grant(app: &TestApp, token: &str, client: &str) -> Value {
 async fn consent(app: &TestApp, google: &FakeGoogle, token: &str) -> String {
     let started = start_grant(app, token, "api").await;
     let state = started["state"].as_str().unwrap().to_owned();
-    let back = google
-        .authorize(started["auth_url"].as_str().unwrap())
+    let consent_url = app
+        .confirm_grant(started["auth_url"].as_str().unwrap())
         .await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let back = google.authorize(&consent_url).await;
+    let page = app.follow_callback(&back).await;
     assert_eq!(
         page.status().as_u16(),
         200,

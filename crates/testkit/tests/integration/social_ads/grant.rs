@@ -18,8 +18,11 @@ async fn start(app: &TestApp, token: &str, body: Value) -> Value {
 async fn consent(app: &TestApp, meta: &FakeMeta, token: &str) -> String {
     let started = start(app, token, json!({ "product_slug": "shop" })).await;
     let state = started["state"].as_str().unwrap().to_owned();
-    let back = meta.authorize(started["auth_url"].as_str().unwrap()).await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let dialog = app
+        .confirm_grant(started["auth_url"].as_str().unwrap())
+        .await;
+    let back = meta.authorize(&dialog).await;
+    let page = app.follow_callback(&back).await;
     let status = page.status().as_u16();
     assert_eq!(status, 200, "{}", page.text().await.unwrap());
     state
@@ -43,8 +46,17 @@ async fn the_grant_connects_the_chosen_account_and_page(backend: Backend) {
 
     let started = start(&app, &key, json!({ "product_slug": "shop" })).await;
     let auth_url = started["auth_url"].as_str().unwrap();
-    assert!(auth_url.starts_with(&meta.dialog_url()), "{auth_url}");
-    let dialog = reqwest::Url::parse(auth_url).unwrap();
+    assert_eq!(
+        auth_url,
+        app.url(&format!(
+            "/connect/socialco/confirm?state={}",
+            started["state"].as_str().unwrap()
+        ))
+    );
+    // The person confirms on Payback's page, which sends them on to the Login dialog.
+    let dialog_url = app.confirm_grant(auth_url).await;
+    assert!(dialog_url.starts_with(&meta.dialog_url()), "{dialog_url}");
+    let dialog = reqwest::Url::parse(&dialog_url).unwrap();
     let param = |name: &str| {
         dialog
             .query_pairs()
@@ -70,8 +82,8 @@ async fn the_grant_connects_the_chosen_account_and_page(backend: Backend) {
     let state = started["state"].as_str().unwrap();
     assert_eq!(status(&app, &key, state).await["status"], "pending");
 
-    let back = meta.authorize(auth_url).await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let back = meta.authorize(&dialog_url).await;
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 200);
     assert!(page.text().await.unwrap().contains("Meta is connected"));
     let complete = status(&app, &key, state).await;
@@ -295,8 +307,11 @@ async fn the_flow_refuses_in_words(backend: Backend) {
 
     // The human refuses: the state ends in an error a person understands.
     meta.set_human_refuses(true);
-    let back = meta.authorize(started["auth_url"].as_str().unwrap()).await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let dialog = app
+        .confirm_grant(started["auth_url"].as_str().unwrap())
+        .await;
+    let back = meta.authorize(&dialog).await;
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 400);
     let ended = status(&app, &key, state).await;
     assert_eq!(ended["status"], "error");
@@ -309,7 +324,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
     );
     meta.set_human_refuses(false);
     // A replayed callback changes nothing.
-    let replay = app.client.get(&back).send().await.unwrap();
+    let replay = app.follow_callback(&back).await;
     assert_eq!(replay.status().as_u16(), 400);
     assert_eq!(status(&app, &key, state).await["status"], "error");
 
@@ -352,8 +367,11 @@ async fn consent_ads_only(app: &TestApp, meta: &FakeMeta, token: &str) -> String
         json!({ "product_slug": "shop", "kinds": ["social_ads_a"] }),
     )
     .await;
-    let back = meta.authorize(started["auth_url"].as_str().unwrap()).await;
-    let page = app.client.get(&back).send().await.unwrap();
+    let dialog = app
+        .confirm_grant(started["auth_url"].as_str().unwrap())
+        .await;
+    let back = meta.authorize(&dialog).await;
+    let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 200);
     started["state"].as_str().unwrap().to_owned()
 }

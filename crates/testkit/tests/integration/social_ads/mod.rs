@@ -12,11 +12,17 @@
 //! - `budgets`: an approval changes the fake's budget (campaign or ad set) by the exact minor
 //!   units; refusals change nothing; nothing reaches Meta before a human approves.
 //! - `page`: the organic page's daily snapshots in the timeseries' `social_*` columns.
+//! - `phishing`: Payback's confirmation page before Meta's Login dialog (issue 35), the
+//!   callback bound to the confirming browser, and the dialog's PKCE proven at the exchange.
+//! - `proposed_account`: an approved Meta budget lands only on the ad account it was
+//!   proposed for.
 
 mod budgets;
 mod grant;
 mod keys;
 mod page;
+mod phishing;
+mod proposed_account;
 mod spend;
 
 use base64::Engine as _;
