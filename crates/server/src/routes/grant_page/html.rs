@@ -3,21 +3,10 @@
 
 use crate::services::grants::{ConfirmView, Starter};
 
-/// Text as HTML character data or a quoted attribute value: `&`, `<`, `>`, `"` and `'` become
-/// entities, so a product named `<script>` shows as text.
+/// Text as HTML character data or a quoted attribute value (`html-escape`): `&`, `<`, `>`,
+/// `"` and `'` become entities, so a product named `<script>` shows as text.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            other => out.push(other),
-        }
-    }
-    out
+    html_escape::encode_quoted_attribute(text).into_owned()
 }
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;\
@@ -121,7 +110,7 @@ mod tests {
     fn markup_in_a_value_is_text() {
         assert_eq!(
             escape("<script>alert('x')</script> & \"q\""),
-            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
+            "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; &amp; &quot;q&quot;"
         );
     }
 }

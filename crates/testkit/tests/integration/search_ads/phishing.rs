@@ -69,7 +69,7 @@ async fn a_provider_link_sent_to_someone_else_seals_nothing(backend: Backend) {
     assert_eq!(refused.status().as_u16(), 400);
     let text = refused.text().await.unwrap();
     assert!(
-        text.contains("This Google grant was not confirmed on Payback&#39;s page in this browser")
+        text.contains("This Google grant was not confirmed on Payback&#x27;s page in this browser")
             || text
                 .contains("This Google grant was not confirmed on Payback's page in this browser"),
         "{text}"
@@ -197,11 +197,11 @@ async fn an_agent_started_grant_completes_once_the_person_confirms(backend: Back
     assert!(page.body.contains("<h3>Google Ads (search ads)</h3>"));
     assert!(page.body.contains(
         "<li>Change a campaign budget only after a person approves that change in \
-         Payback&#39;s approval queue.</li>"
+         Payback&#x27;s approval queue.</li>"
     ));
     assert!(page.body.contains(
-        "<li>Read the account&#39;s final URL suffix; change it only when a person presses the \
-         button in Payback&#39;s dashboard.</li>"
+        "<li>Read the account&#x27;s final URL suffix; change it only when a person presses the \
+         button in Payback&#x27;s dashboard.</li>"
     ));
     assert_eq!(page.hidden_state().as_deref(), Some(state.as_str()));
     assert_eq!(
