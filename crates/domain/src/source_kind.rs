@@ -72,6 +72,10 @@ pub struct KindSpec {
     /// The word in dedicated paths (`sql-a`).
     pub path: &'static str,
     pub family: Family,
+    /// Whether this build has the kind's connector, so the kind can be connected today (the
+    /// server opens it, the dashboard offers its form); the other rows are the spec's
+    /// vocabulary waiting for theirs.
+    pub connectable: bool,
     pub cadence: Cadence,
     /// Days every run re-reads once the backfill ladder is climbed.
     pub recent_days: i64,
@@ -110,14 +114,14 @@ const NO_SPEND: Option<SpendLanding> = None;
 kind_table! {
     AnalyticsA {
         label: "Web analytics",
-        wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant,
+        wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
     }
     Tagmgr {
         label: "Tag manager",
-        wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant,
+        wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_TAGMGR_API_URL"), api_url_alias: None,
@@ -125,7 +129,7 @@ kind_table! {
     // Synced by its own schedule only: the spec's sync-now list leaves the ads account out.
     SearchAds {
         label: "Google Ads",
-        wire: "search_ads", path: "search-ads", family: Family::SearchGrant,
+        wire: "search_ads", path: "search-ads", family: Family::SearchGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: false, quota_bound: false,
         spend: Some(SpendLanding { network: "google", channel: PAID_GOOGLE }),
         changes_budgets: true,
@@ -133,7 +137,7 @@ kind_table! {
     }
     SearchConsole {
         label: "Search console",
-        wire: "search_console", path: "search-console", family: Family::SearchGrant,
+        wire: "search_console", path: "search-console", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_CONSOLE_API_URL"), api_url_alias: None,
@@ -142,7 +146,7 @@ kind_table! {
     // their vendors publish daily numbers, so hourly reads would only spend requests.
     SearchB {
         label: "Second search engine's webmaster data",
-        wire: "search_b", path: "search-b", family: Family::Key,
+        wire: "search_b", path: "search-b", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_B_API_URL"), api_url_alias: None,
@@ -150,21 +154,21 @@ kind_table! {
     // Metered: every read costs the customer units.
     SeoA {
         label: "SEO metrics",
-        wire: "seo_a", path: "seo-a", family: Family::Key,
+        wire: "seo_a", path: "seo-a", family: Family::Key, connectable: false,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_A_API_URL"), api_url_alias: None,
     }
     SeoB {
         label: "Domain authority and backlinks",
-        wire: "seo_b", path: "seo-b", family: Family::Key,
+        wire: "seo_b", path: "seo-b", family: Family::Key, connectable: false,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_B_API_URL"), api_url_alias: None,
     }
     GeoA {
         label: "AI search visibility",
-        wire: "geo_a", path: "geo-a", family: Family::Key,
+        wire: "geo_a", path: "geo-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_GEO_A_API_URL"), api_url_alias: None,
@@ -172,21 +176,21 @@ kind_table! {
     // 10 export requests per project per day: one daily run keeps well inside them.
     ReplayA {
         label: "Session replay",
-        wire: "replay_a", path: "replay-a", family: Family::Key,
+        wire: "replay_a", path: "replay-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
     }
     ProductAnalyticsA {
         label: "Product analytics",
-        wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key,
+        wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,
     }
     SocialAdsA {
         label: "Meta ads",
-        wire: "social_ads_a", path: "social-ads-a", family: Family::SocialGrant,
+        wire: "social_ads_a", path: "social-ads-a", family: Family::SocialGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "meta", channel: PAID_META }),
         changes_budgets: true,
@@ -195,7 +199,7 @@ kind_table! {
     // Spend only: proposals name `meta` and `google`, never this network.
     SocialAdsB {
         label: "LinkedIn ads",
-        wire: "social_ads_b", path: "social-ads-b", family: Family::Key,
+        wire: "social_ads_b", path: "social-ads-b", family: Family::Key, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "linkedin", channel: PAID_LINKEDIN }),
         changes_budgets: false,
@@ -203,14 +207,14 @@ kind_table! {
     }
     SocialA {
         label: "Facebook page",
-        wire: "social_a", path: "social-a", family: Family::SocialGrant,
+        wire: "social_a", path: "social-a", family: Family::SocialGrant, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_A_API_URL"), api_url_alias: None,
     }
     SocialB {
         label: "Microblog account",
-        wire: "social_b", path: "social-b", family: Family::Key,
+        wire: "social_b", path: "social-b", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_B_API_URL"), api_url_alias: None,
@@ -218,7 +222,7 @@ kind_table! {
     // Hourly, for timely revenue.
     Payments {
         label: "Payments (Stripe)",
-        wire: "payments", path: "payments", family: Family::Payments,
+        wire: "payments", path: "payments", family: Family::Payments, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PAYMENTS_API_URL"),
@@ -226,19 +230,19 @@ kind_table! {
     }
     SqlA {
         label: "PostgreSQL database",
-        wire: "sql_a", path: "sql-a", family: Family::Database,
+        wire: "sql_a", path: "sql-a", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
     }
     SqlB {
         label: "MySQL or MariaDB database",
-        wire: "sql_b", path: "sql-b", family: Family::Database,
+        wire: "sql_b", path: "sql-b", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
     }
     Docdb {
         label: "MongoDB database",
-        wire: "docdb", path: "docdb", family: Family::Database,
+        wire: "docdb", path: "docdb", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
     }
@@ -299,6 +303,11 @@ impl ConnectionKind {
     /// Whether the kind reads a customer's database through event maps.
     pub fn is_database(self) -> bool {
         self.family() == Family::Database
+    }
+
+    /// Whether this build can connect the kind today (it has the kind's connector).
+    pub fn connectable(self) -> bool {
+        self.spec().connectable
     }
 
     /// Whether a person may start a run now.

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use payback_domain::connection::ConnectionKind;
-use payback_domain::source_kind::Cadence;
+use payback_domain::source_kind::{Cadence, Family};
 
 fn generated_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web/src/generated/kinds.ts")
@@ -37,6 +37,17 @@ fn cadence_word(cadence: Cadence) -> &'static str {
     }
 }
 
+/// The family's word in the dashboard: how the kind is connected.
+fn family_word(family: Family) -> &'static str {
+    match family {
+        Family::SearchGrant => "search_grant",
+        Family::SocialGrant => "social_grant",
+        Family::Key => "key",
+        Family::Database => "database",
+        Family::Payments => "payments",
+    }
+}
+
 /// The file's text, from the table.
 fn typescript() -> String {
     let mut out = String::new();
@@ -51,6 +62,14 @@ fn typescript() -> String {
     out.push_str(
         "  /** The word its dedicated paths take (`sql-a`). */\n  readonly path: string;\n",
     );
+    out.push_str("  /** How it is connected (the kind table's family). */\n");
+    out.push_str(
+        "  readonly family: 'search_grant' | 'social_grant' | 'key' | 'database' | 'payments';\n",
+    );
+    out.push_str(
+        "  /** Whether the dashboard can connect it today (its module is in `pages/connections/kinds/`). */\n",
+    );
+    out.push_str("  readonly connectable: boolean;\n");
     out.push_str("  /** How often it is read on its own schedule. */\n");
     out.push_str("  readonly cadence: 'hourly' | 'daily' | 'weekly';\n");
     out.push_str("  /** Days every run re-reads once its history is read. */\n");
@@ -63,10 +82,12 @@ fn typescript() -> String {
         let spec = kind.spec();
         let _ = writeln!(
             out,
-            "  {}: {{ label: {}, path: {}, cadence: '{}', recentDays: {}, syncNow: {} }},",
+            "  {}: {{ label: {}, path: {}, family: '{}', connectable: {}, cadence: '{}', recentDays: {}, syncNow: {} }},",
             spec.wire,
             quoted(spec.label),
             quoted(spec.path),
+            family_word(spec.family),
+            spec.connectable,
             cadence_word(spec.cadence),
             spec.recent_days,
             spec.sync_now,

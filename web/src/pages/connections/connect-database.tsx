@@ -4,30 +4,22 @@
 
 import { useId, useState } from 'preact/hooks';
 import { DatabaseForm } from './database-form';
-import { DATABASE_KINDS } from './database-types';
-import type { DatabaseKind } from './database-types';
-
-const ENGINE_WORDS: Record<DatabaseKind, string> = {
-  sql_a: 'PostgreSQL',
-  sql_b: 'MySQL or MariaDB',
-  docdb: 'MongoDB',
-};
+import type { DatabaseShape } from './database-types';
 
 export function ConnectDatabase({
   slug,
-  connected,
+  open,
   onConnected,
 }: {
   slug: string;
-  /** The engines this product already has a connection for. */
-  connected: DatabaseKind[];
+  /** The engines this product has no connection for yet (never empty). */
+  open: DatabaseShape[];
   onConnected: () => void;
 }) {
   const titleId = useId();
-  const open = DATABASE_KINDS.filter((kind) => !connected.includes(kind));
-  const [picked, setPicked] = useState<DatabaseKind>(open[0] ?? 'sql_a');
-  if (open.length === 0) return null;
-  const kind = open.includes(picked) ? picked : open[0];
+  const [picked, setPicked] = useState<string>(open[0]?.kind ?? '');
+  const shape = open.find((engine) => engine.kind === picked) ?? open[0];
+  if (!shape) return null;
 
   return (
     <article aria-labelledby={titleId} class="connect-database">
@@ -39,19 +31,19 @@ export function ConnectDatabase({
       <fieldset>
         <legend>Engine</legend>
         {open.map((engine) => (
-          <label key={engine}>
+          <label key={engine.kind}>
             <input
               type="radio"
               name={`${titleId}-engine`}
-              value={engine}
-              checked={engine === kind}
-              onChange={() => setPicked(engine)}
+              value={engine.kind}
+              checked={engine.kind === shape.kind}
+              onChange={() => setPicked(engine.kind)}
             />
-            {ENGINE_WORDS[engine]}
+            {engine.engine}
           </label>
         ))}
       </fieldset>
-      <DatabaseForm key={kind} slug={slug} kind={kind} replacing={false} onConnected={onConnected} />
+      <DatabaseForm key={shape.kind} slug={slug} shape={shape} replacing={false} onConnected={onConnected} />
     </article>
   );
 }

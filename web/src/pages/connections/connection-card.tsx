@@ -1,9 +1,9 @@
 // One connection of a product: what it is, how it is doing (status, last and next sync, how much
 // history it has read, a run in progress, the last error), and what can be done with it: test
 // the stored key, sync now (for the kinds that allow it; the others say why not), replace the
-// key, disconnect. A database also shows its event maps and opens their editor (at once while it
-// is staged without any); Google Ads opens its URL suffix panel and can sign in to Google again;
-// Meta ads opens its campaign filter, and the social kinds can sign in again or take a new token.
+// key, disconnect. What only some kinds have (a database's event maps, Google Ads' URL suffix
+// panel, Meta ads' campaign filter, signing in again, a new key or token) comes from the kind's
+// module (`kinds/<kind>.tsx`): its facts, buttons, disconnect words and panels.
 
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api } from '../../api';
@@ -11,29 +11,13 @@ import { when } from '../../format';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
 import { ConfirmAction } from '../../ui/confirm-action';
-import { DatabaseForm } from './database-form';
-import { isDatabaseKind } from './database-types';
-import { mapTitle } from './event-map-draft';
-import { EventMapEditor } from './event-map-editor';
-import { CampaignFilter } from './campaign-filter';
-import { PaymentsForm } from './payments-form';
-import { GoogleAdsConnect } from './search-ads-connect';
-import { SocialReconnect } from './social-connect';
-import { UrlSuffixPanel } from './url-suffix-panel';
-import type { Connection, Disconnected, PaymentStage, SyncStarted, TestOutcome } from './types';
-import {
-  backfillWords,
-  campaignPrefixes,
-  configLines,
-  isSocialKind,
-  kindName,
-  kindPath,
-  mapCountWords,
-  noSyncNowReason,
-  socialDisconnectWords,
-  STATUS_WORDS,
-  syncingWords,
-} from './words';
+import type { CardExtras, CardProps } from './kind-module';
+import { connectionLines, kindModule } from './kinds';
+import type { Connection, Disconnected, SyncStarted, TestOutcome } from './types';
+import { backfillWords, kindName, kindPath, noSyncNowReason, STATUS_WORDS, syncingWords } from './words';
+
+/** A kind without extras. */
+const NO_EXTRAS = (_: CardProps): CardExtras => ({});
 
 export function ConnectionCard({
   connection,
@@ -59,20 +43,11 @@ export function ConnectionCard({
   useEffect(() => setStarted(null), [connection.last_sync_at, connection.last_error]);
   const disconnect = useAction(useCallback(() => api.post<Disconnected>(`${base}/disconnect`), [base]));
 
-  const lines = configLines(connection.config, connection.kind);
-  const stage = connection.config?.default_stage;
-  const database = isDatabaseKind(connection.kind) ? connection.kind : null;
-  const maps = connection.event_maps ?? [];
-  const [editing, setEditing] = useState(database !== null && maps.length === 0);
-  const editorId = `${headingId}-maps`;
-  const searchAds = connection.kind === 'search_ads';
+  const lines = connectionLines(connection);
   const noSyncNow = noSyncNowReason(connection.kind);
-  const [suffixOpen, setSuffixOpen] = useState(false);
-  const suffixId = `${headingId}-suffix`;
-  const social = isSocialKind(connection.kind) ? connection.kind : null;
-  const metaAds = social === 'social_ads_a';
-  const [filterOpen, setFilterOpen] = useState(false);
-  const filterId = `${headingId}-filter`;
+  // A card's kind never changes (cards are keyed by connection), so the same hook runs each time.
+  const useExtras = kindModule(connection.kind)?.useCard ?? NO_EXTRAS;
+  const extras = useExtras({ connection, headingId, onChanged });
 
   return (
     <article class="connection-card" aria-labelledby={headingId} data-connection={connection.kind}>
@@ -87,16 +62,7 @@ export function ConnectionCard({
       <dl class="connection-facts">
         <dt>Set up with</dt>
         <dd>{lines.length ? lines.join(' · ') : 'no settings'}</dd>
-        {database && (
-          <>
-            <dt>Event maps</dt>
-            <dd>
-              <span class="map-count">{mapCountWords(maps)}</span>
-              {maps.length > 0 && `: ${maps.map(mapTitle).join(', ')}`}
-              {connection.status === 'pending' && ' (staged: nothing is read until the maps are activated)'}
-            </dd>
-          </>
-        )}
+        {extras.facts}
         <dt>Last sync</dt>
         <dd>{when(connection.last_sync_at, 'never')}</dd>
         <dt>Next sync</dt>
@@ -153,57 +119,12 @@ export function ConnectionCard({
             {connection.syncing ? 'Syncing…' : 'Sync now'}
           </button>
         )}
-        {searchAds && (
-          <button
-            type="button"
-            class="outline small"
-            aria-expanded={suffixOpen}
-            aria-controls={suffixId}
-            onClick={() => setSuffixOpen((open) => !open)}
-          >
-            {suffixOpen ? 'Close URL suffix' : 'URL suffix'}
-          </button>
-        )}
-        {metaAds && (
-          <button
-            type="button"
-            class="outline small"
-            aria-expanded={filterOpen}
-            aria-controls={filterId}
-            onClick={() => setFilterOpen((open) => !open)}
-          >
-            {filterOpen ? 'Close campaign filter' : 'Campaign filter'}
-          </button>
-        )}
-        {database && (
-          <button
-            type="button"
-            class="outline small"
-            aria-expanded={editing}
-            aria-controls={editorId}
-            onClick={() => setEditing((open) => !open)}
-          >
-            {editing ? 'Close event maps' : 'Edit event maps'}
-          </button>
-        )}
+        {extras.actions}
         <ConfirmAction
           label="Disconnect"
           confirmLabel={`Disconnect ${name}`}
           question={
-            database ? (
-              <>
-                Payback deletes the stored credentials and the event maps and stops reading the database. Everything
-                already read stays in your reports.
-              </>
-            ) : social ? (
-              <>{socialDisconnectWords(social)}</>
-            ) : searchAds ? (
-              <>
-                Payback stops reading this ad account and can no longer apply approved budgets to it. Unless another
-                connection uses the same Google sign-in, Payback revokes its access at Google and deletes the stored
-                token. Spend already read stays in your reports.
-              </>
-            ) : (
+            extras.disconnect ?? (
               <>
                 Payback deletes the stored key and stops syncing. Everything already read (events, revenue, refunds)
                 stays in your reports; connect again at any time to resume.
@@ -233,50 +154,7 @@ export function ConnectionCard({
       )}
       <ErrorNote error={sync.error} />
 
-      {searchAds && suffixOpen && <UrlSuffixPanel slug={connection.product_slug} id={suffixId} />}
-      {searchAds && (
-        <details class="replace-key">
-          <summary>Reconnect Google</summary>
-          <GoogleAdsConnect slug={connection.product_slug} reconnect />
-        </details>
-      )}
-      {metaAds && filterOpen && (
-        <CampaignFilter
-          slug={connection.product_slug}
-          id={filterId}
-          saved={campaignPrefixes(connection.config)}
-          onSaved={onChanged}
-        />
-      )}
-      {social && <SocialReconnect connection={connection} onConnected={onChanged} />}
-      {database && editing && (
-        <div id={editorId}>
-          <EventMapEditor connection={connection} kind={database} onSaved={onChanged} />
-        </div>
-      )}
-      {database && (
-        <details class="replace-key">
-          <summary>Replace credentials</summary>
-          <DatabaseForm
-            slug={connection.product_slug}
-            kind={database}
-            replacing
-            staged={connection.status === 'pending'}
-            onConnected={onChanged}
-          />
-        </details>
-      )}
-      {connection.kind === 'payments' && (
-        <details class="replace-key">
-          <summary>Replace key</summary>
-          <PaymentsForm
-            slug={connection.product_slug}
-            replacing
-            currentStage={stage === 'converted' || stage === 'payment' ? (stage as PaymentStage) : undefined}
-            onConnected={onChanged}
-          />
-        </details>
-      )}
+      {extras.panels}
     </article>
   );
 }

@@ -9,22 +9,19 @@ import { api } from '../../api';
 import { Field, formValues } from '../../ui/field';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import type { DatabaseConnected, DatabaseKind, DocdbCredentials, SqlCredentials } from './database-types';
+import type { DatabaseConnected, DatabaseShape, DocdbCredentials, SqlCredentials } from './database-types';
 import { SecretInput } from './secret-input';
 import { kindPath } from './words';
 
-/** Each engine's default port, shown as the placeholder (the server applies it when empty). */
-const DEFAULT_PORTS: Record<DatabaseKind, number> = { sql_a: 5432, sql_b: 3306, docdb: 27017 };
-
 export function DatabaseForm({
   slug,
-  kind,
+  shape,
   replacing,
   staged = false,
   onConnected,
 }: {
   slug: string;
-  kind: DatabaseKind;
+  shape: DatabaseShape;
   /** True when the product already has this connection: the form replaces its credentials. */
   replacing: boolean;
   /**
@@ -34,6 +31,7 @@ export function DatabaseForm({
   staged?: boolean;
   onConnected: () => void;
 }) {
+  const kind = shape.kind;
   const [saved, setSaved] = useState(false);
   // Bumped after a save: the fields mount again, empty, with their secrets hidden.
   const [generation, setGeneration] = useState(0);
@@ -50,7 +48,7 @@ export function DatabaseForm({
   const submit = async (event: Event) => {
     const values = formValues(event);
     setSaved(false);
-    const answer = await connect.run(kind === 'docdb' ? { uri: values.uri } : sqlCredentials(values));
+    const answer = await connect.run(shape.connectsByUri ? { uri: values.uri } : sqlCredentials(values));
     if (answer) {
       setGeneration((n) => n + 1);
       setSaved(true);
@@ -60,7 +58,7 @@ export function DatabaseForm({
 
   return (
     <form onSubmit={submit} class="connection-form database-form" key={generation}>
-      {kind === 'docdb' ? <DocdbFields /> : <SqlFields kind={kind} />}
+      {shape.connectsByUri ? <DocdbFields /> : <SqlFields defaultPort={shape.defaultPort} />}
       <button type="submit" aria-busy={connect.busy} disabled={connect.busy}>
         {replacing ? 'Replace credentials' : 'Save connection'}
       </button>
@@ -93,7 +91,8 @@ function sqlCredentials(values: Record<string, string>): SqlCredentials {
   return credentials;
 }
 
-function SqlFields({ kind }: { kind: 'sql_a' | 'sql_b' }) {
+/** Host, port, user...; `defaultPort` is the engine's, shown as the placeholder (the server applies it when empty). */
+function SqlFields({ defaultPort }: { defaultPort: number }) {
   const hintId = useId();
   return (
     <>
@@ -116,8 +115,8 @@ function SqlFields({ kind }: { kind: 'sql_a' | 'sql_b' }) {
             type="number"
             min={1}
             max={65535}
-            placeholder={String(DEFAULT_PORTS[kind])}
-            hint={`Empty means ${DEFAULT_PORTS[kind]}.`}
+            placeholder={String(defaultPort)}
+            hint={`Empty means ${defaultPort}.`}
           />
         </div>
       </div>

@@ -3,12 +3,23 @@
 
 import type { FunnelStage } from '../funnel/types';
 
-/** The database kinds as `GET /connections` names them; the paths spell them `sql-a` and so on. */
-export const DATABASE_KINDS = ['sql_a', 'sql_b', 'docdb'] as const;
-export type DatabaseKind = (typeof DATABASE_KINDS)[number];
-
-export function isDatabaseKind(kind: string): kind is DatabaseKind {
-  return (DATABASE_KINDS as readonly string[]).includes(kind);
+/**
+ * A database engine as its kind's module (`kinds/sql_a.tsx`, ...) describes it to the shared
+ * connect form, event-map editor and suggestions.
+ */
+export interface DatabaseShape {
+  /** The kind's wire word (`GET /connections` names it so; its paths spell it `sql-a`). */
+  kind: string;
+  /** The engine's name in "Connect a database"'s choice ("PostgreSQL"). */
+  engine: string;
+  /** Connected with one connection URI (a document database) rather than host, port, user. */
+  connectsByUri: boolean;
+  /** The port the server applies when none is given, shown as the placeholder. */
+  defaultPort: number;
+  /** The label of a map's namespace override ("Schema (if not public)"); null: it has none. */
+  namespace: string | null;
+  /** What the database calls the things it holds and the names inside them. */
+  words: { table: string; tables: string; field: string };
 }
 
 /** How `cents` or `major` (a decimal amount such as 19.99) an amount column is. */

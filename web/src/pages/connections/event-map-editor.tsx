@@ -6,14 +6,14 @@ import { useCallback, useEffect, useId, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import type { DatabaseKind, EventMap, EventMapsSaved, TableSummary } from './database-types';
+import type { DatabaseShape, EventMap, EventMapsSaved, TableSummary } from './database-types';
 import { emptyDraft, sameMaps, sameTarget, toDraft, toMap } from './event-map-draft';
 import type { MapDraft } from './event-map-draft';
 import { EventMapRow } from './event-map-row';
 import type { MapError } from './event-map-row';
 import { MappingSuggestions } from './mapping-suggestions';
 import type { Connection } from './types';
-import { kindPath, mapCountWords, tableWord } from './words';
+import { kindPath, mapCountWords } from './words';
 
 /** The server's limit on maps per connection. */
 const MAX_MAPS = 20;
@@ -28,14 +28,15 @@ function mapError(message: string | null, maps: number): { index: number; error:
 
 export function EventMapEditor({
   connection,
-  kind,
+  shape,
   onSaved,
 }: {
   connection: Connection;
-  kind: DatabaseKind;
+  shape: DatabaseShape;
   /** Re-reads the inventory after a save (maps count, status). */
   onSaved: () => void;
 }) {
+  const kind = shape.kind;
   const titleId = useId();
   const stored = connection.event_maps ?? [];
   const storedText = JSON.stringify(stored);
@@ -59,7 +60,7 @@ export function EventMapEditor({
   );
   const located = mapError(save.error, drafts.length);
   const changed = !sameMaps(drafts, stored);
-  const words = tableWord(kind);
+  const words = shape.words;
 
   const edit = (change: (current: MapDraft[]) => MapDraft[], structural = false) => {
     setSaved(null);
@@ -99,7 +100,7 @@ export function EventMapEditor({
       </p>
       <MappingSuggestions
         slug={connection.product_slug}
-        kind={kind}
+        shape={shape}
         inEditor={drafts.map(toMap)}
         onAnswer={(answer) => setTables(answer.schema_summary.tables)}
         onAdd={add}
@@ -113,7 +114,7 @@ export function EventMapEditor({
             key={draft.key}
             index={index}
             draft={draft}
-            kind={kind}
+            shape={shape}
             tables={tables}
             error={located?.index === index ? located.error : null}
             onChange={(next) => edit((current) => current.map((d) => (d.key === draft.key ? next : d)))}

@@ -6,13 +6,12 @@ import { useId } from 'preact/hooks';
 import { count } from '../../format';
 import { STAGES } from '../funnel/types';
 import type { FunnelStage } from '../funnel/types';
-import type { DatabaseKind, MoneyUnit, TableSummary } from './database-types';
+import type { DatabaseShape, MoneyUnit, TableSummary } from './database-types';
 import type { MapDraft } from './event-map-draft';
 import { carriesRevenue, mapTitle } from './event-map-draft';
 import { ColumnInput } from './column-input';
 import { MapAttribution } from './map-attribution';
 import { MapFilter } from './map-filter';
-import { tableWord } from './words';
 
 /** A refusal of the server about one map: `field` is the path inside it, e.g. `timestamp`. */
 export interface MapError {
@@ -28,7 +27,7 @@ export function tableKey(table: { schema?: string | null; name: string }): strin
 export function EventMapRow({
   index,
   draft,
-  kind,
+  shape,
   tables,
   error,
   onChange,
@@ -36,7 +35,7 @@ export function EventMapRow({
 }: {
   index: number;
   draft: MapDraft;
-  kind: DatabaseKind;
+  shape: DatabaseShape;
   /** The tables read by the last suggestion request; null until one was made. */
   tables: TableSummary[] | null;
   error: MapError | null;
@@ -44,7 +43,7 @@ export function EventMapRow({
   onRemove: () => void;
 }) {
   const id = useId();
-  const words = tableWord(kind);
+  const words = shape.words;
   const update = (change: Partial<MapDraft>) => onChange({ ...draft, ...change });
   const invalid = (field: string) => error?.field === field;
   const current = tables?.find((t) => t.name === draft.table && (t.schema ?? '') === draft.schema);
@@ -82,9 +81,9 @@ export function EventMapRow({
             onInput={(table) => update({ table })}
           />
         )}
-        {kind !== 'docdb' && (
+        {shape.namespace !== null && (
           <ColumnInput
-            label={kind === 'sql_b' ? 'Database (if not the connected one)' : 'Schema (if not public)'}
+            label={shape.namespace}
             value={draft.schema}
             invalid={invalid('schema')}
             onInput={(schema) => update({ schema })}

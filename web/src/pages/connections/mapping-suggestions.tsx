@@ -8,9 +8,9 @@ import { api } from '../../api';
 import { count } from '../../format';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import type { DatabaseKind, EventMap, PresetFit, Suggestions } from './database-types';
+import type { DatabaseShape, EventMap, PresetFit, Suggestions } from './database-types';
 import { mapTitle, sameTarget } from './event-map-draft';
-import { kindPath, tableWord } from './words';
+import { kindPath } from './words';
 
 interface SuggestBody {
   source: 'preset' | 'ai';
@@ -19,19 +19,20 @@ interface SuggestBody {
 
 export function MappingSuggestions({
   slug,
-  kind,
+  shape,
   inEditor,
   onAnswer,
   onAdd,
 }: {
   slug: string;
-  kind: DatabaseKind;
+  shape: DatabaseShape;
   /** The maps the editor holds now, so proposals already there read as added. */
   inEditor: EventMap[];
   /** Every answer, so the editor can offer the tables it read. */
   onAnswer: (answer: Suggestions) => void;
   onAdd: (maps: EventMap[]) => void;
 }) {
+  const kind = shape.kind;
   const [answer, setAnswer] = useState<Suggestions | null>(null);
   const request = useCallback(
     (body: SuggestBody) =>
@@ -53,7 +54,7 @@ export function MappingSuggestions({
       onAnswer(got);
     }
   };
-  const words = tableWord(kind);
+  const words = shape.words;
   const busy = presets.busy || model.busy;
   const added = (map: EventMap) => inEditor.some((other) => sameTarget(other, map));
   const addable = answer?.suggestions.filter((map) => !added(map)) ?? [];

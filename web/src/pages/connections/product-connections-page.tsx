@@ -1,52 +1,50 @@
-// `#/p/:slug/connections`: the sources feeding one product: Stripe (the `payments` kind, with a
-// key), Google Ads (`search_ads`, through a Google sign-in), Meta ads and a Facebook page
-// (`social_ads_a`, `social_a`, through a Facebook sign-in or a token), LinkedIn ads
-// (`social_ads_b`, a token) and the product's own databases (PostgreSQL, MySQL/MariaDB, MongoDB,
-// with credentials and event maps). Each connection shows how its syncs are going, with test,
-// sync now, replace and disconnect. Google sends the person back here with
-// `?searchco_state=...` and Meta with `?socialco_state=...`, which open the grant's picker. The
-// other source types the service will read are listed as coming later.
+// `#/p/:slug/connections`: the sources feeding one product. Each connection shows how its syncs
+// are going, with test, sync now, replace and disconnect; each kind the product lacks is offered
+// by its module (`kinds/<kind>.tsx`: Stripe with a key, Google Ads and Meta through a sign-in,
+// LinkedIn ads with a token, the product's own databases with credentials and event maps). A
+// provider sends the person back here with `?{provider}_state=...` (`searchco_state` from
+// Google, `socialco_state` from Meta), which opens that grant's flow. The other source types
+// the service will read are listed as coming later.
 
+import { Fragment } from 'preact';
 import { useCallback, useState } from 'preact/hooks';
 import { href, setQuery } from '../../router';
 import type { ProductRow } from '../../types';
 import { ProductFrame } from '../../ui/product-frame';
 import { Await, Empty } from '../../ui/states';
-import { ConnectDatabase } from './connect-database';
 import { ConnectionCard } from './connection-card';
-import { isDatabaseKind } from './database-types';
-import { PaymentsForm } from './payments-form';
-import { GoogleAdsConnect, GoogleAdsGrant } from './search-ads-connect';
-import { MetaGrant, SocialConnectOffers } from './social-connect';
+import { GrantFlow, grantStateParam } from './grant-connect';
+import type { GrantProvider } from './grant-connect';
+import { comingLater, grantKinds, grantProviders, offers } from './kinds';
 import { useConnections } from './use-connections';
 import type { Connection } from './types';
-import { COMING_LATER } from './words';
 import './connections.css';
 
+/** A grant being finished on the page: its provider and the state from the address. */
+interface OpenGrant {
+  provider: GrantProvider;
+  state: string;
+}
+
 export function ProductConnectionsPage({ slug, query }: { slug: string; query: URLSearchParams }) {
-  const grantState = query.get('searchco_state');
-  const socialState = query.get('socialco_state');
+  const grants = grantProviders().flatMap((provider) => {
+    const state = query.get(grantStateParam(provider));
+    return state ? [{ provider, state }] : [];
+  });
   return (
     <ProductFrame slug={slug} tab="/connections" actions={<a href={href('/connections')}>All connections</a>}>
-      {(product) => <ProductConnections product={product} grantState={grantState} socialState={socialState} />}
+      {(product) => <ProductConnections product={product} grants={grants} />}
     </ProductFrame>
   );
 }
 
-function ProductConnections({
-  product,
-  grantState,
-  socialState,
-}: {
-  product: ProductRow;
-  grantState: string | null;
-  socialState: string | null;
-}) {
+function ProductConnections({ product, grants }: { product: ProductRow; grants: OpenGrant[] }) {
   const ofProduct = useCallback((c: Connection) => c.product_slug === product.slug, [product.slug]);
   const connections = useConnections(ofProduct);
   const [notice, setNotice] = useState<string | null>(null);
-  const leaveGrant = () => setQuery({ searchco_state: null });
-  const leaveSocialGrant = () => setQuery({ socialco_state: null });
+  const leave = (provider: GrantProvider) => setQuery({ [grantStateParam(provider)]: null });
+  // An open grant's own article stands in for its kinds' offers.
+  const grantOpen = (kind: string) => grants.some(({ provider }) => grantKinds(provider).some((k) => k.kind === kind));
 
   return (
     <>
@@ -57,36 +55,22 @@ function ProductConnections({
         group, keyword and ad; Meta and LinkedIn bring spend by campaign and ad, and a Facebook page its audience. For
         your own database, event maps say which tables become which funnel events.
       </p>
-      {grantState && (
-        <GoogleAdsGrant
-          key={grantState}
+      {grants.map(({ provider, state }) => (
+        <GrantFlow
+          key={`${provider.name}:${state}`}
+          provider={provider}
+          kinds={grantKinds(provider)}
           slug={product.slug}
-          state={grantState}
+          state={state}
           currency={product.currency}
-          onDismiss={leaveGrant}
-          onSelected={(name) => {
-            setNotice(
-              `Google Ads account ${name} is connected. Its first sync reads the last 30 days of spend within the hour.`,
-            );
-            leaveGrant();
-            connections.reload();
-          }}
-        />
-      )}
-      {socialState && (
-        <MetaGrant
-          key={socialState}
-          slug={product.slug}
-          state={socialState}
-          currency={product.currency}
-          onDismiss={leaveSocialGrant}
+          onDismiss={() => leave(provider)}
           onSelected={(what) => {
-            setNotice(`${what} connected. The first sync is due now and reads the last 30 days.`);
-            leaveSocialGrant();
+            setNotice(what);
+            leave(provider);
             connections.reload();
           }}
         />
-      )}
+      ))}
       {notice && (
         <p role="status" class="trend-up" data-notice="connected">
           {notice}
@@ -94,8 +78,7 @@ function ProductConnections({
       )}
       <Await loaded={connections} what="Loading the connections">
         {(rows) => {
-          const payments = rows.find((c) => c.kind === 'payments');
-          const searchAds = rows.find((c) => c.kind === 'search_ads');
+          const connected = rows.map((c) => c.kind);
           return (
             <>
               {rows.length === 0 && (
@@ -113,30 +96,21 @@ function ProductConnections({
                   onSyncStarted={connections.watch}
                 />
               ))}
-              {!payments && (
-                <article aria-labelledby="connect-payments-title">
-                  <h2 id="connect-payments-title">Connect payments (Stripe)</h2>
-                  <PaymentsForm slug={product.slug} replacing={false} onConnected={connections.reload} />
-                </article>
-              )}
-              {!searchAds && !grantState && (
-                <article aria-labelledby="connect-google-ads-title">
-                  <h2 id="connect-google-ads-title">Connect Google Ads</h2>
-                  <GoogleAdsConnect slug={product.slug} reconnect={false} />
-                </article>
-              )}
-              <SocialConnectOffers
-                slug={product.slug}
-                currency={product.currency}
-                connected={rows.map((c) => c.kind)}
-                grantOpen={socialState !== null}
-                onConnected={connections.reload}
-              />
-              <ConnectDatabase
-                slug={product.slug}
-                connected={rows.map((c) => c.kind).filter(isDatabaseKind)}
-                onConnected={connections.reload}
-              />
+              {offers().map(({ offer, kinds }, index) => {
+                const missing = kinds.filter((k) => !connected.includes(k.kind));
+                // A kind whose grant is open holds back its whole offer, as the sign-in covers it.
+                if (missing.length === 0 || kinds.some((k) => grantOpen(k.kind))) return null;
+                return (
+                  <Fragment key={index}>
+                    {offer.render({
+                      slug: product.slug,
+                      currency: product.currency,
+                      missing,
+                      onConnected: connections.reload,
+                    })}
+                  </Fragment>
+                );
+              })}
             </>
           );
         }}
@@ -148,7 +122,7 @@ function ProductConnections({
           <a href={href(`/p/${product.slug}/tracking`)}>events API</a>.
         </p>
         <ul>
-          {COMING_LATER.map((source) => (
+          {comingLater().map((source) => (
             <li>{source}</li>
           ))}
         </ul>

@@ -11,8 +11,8 @@ import { useCallback, useId, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { ErrorNote } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import type { AdAccountOption, PageOption, SocialConnected } from './types';
-import { adAccountUnavailable, kindName, kindPath, pageWords } from './words';
+import type { AdAccountOption, Connection, PageOption, SocialConnected } from './types';
+import { adAccountUnavailable, campaignPrefixes, configText, kindName, kindPath, pageWords } from './words';
 
 /** The body fields a refusal can name; anything else is shown under the whole form. */
 type FieldName = 'access_token' | 'ad_account_id' | 'page_id' | 'campaign_name_prefixes';
@@ -107,50 +107,34 @@ export function prefixLines(text: string): string[] {
   return seen;
 }
 
-const ADS_WORDS = {
-  social_ads_a: {
-    token: 'Meta access token',
-    placeholder: 'EAAG…',
-    hint: (
-      <>
-        A user or system-user token from Meta's Business settings with the <code>ads_read</code> permission (
-        <code>ads_management</code> as well to apply approved budgets). Payback stores it encrypted and never shows it
-        again.
-      </>
-    ),
-    account: 'Ad account id (optional)',
-    accountHint:
-      'The number in Ads Manager, with or without act_. Left empty, Payback lists the accounts the token reaches and connects the only one that can feed this product.',
-  },
-  social_ads_b: {
-    token: 'LinkedIn access token',
-    placeholder: 'AQV…',
-    hint: (
-      <>
-        A token of a LinkedIn app with the <code>r_ads</code> and <code>r_ads_reporting</code> permissions, from the
-        Campaign Manager account's admin. Payback only reads spend with it, stores it encrypted and never shows it again.
-      </>
-    ),
-    account: 'Ad account id (optional)',
-    accountHint:
-      "The account's number in Campaign Manager. Left empty, Payback lists the accounts the token reaches and connects the only one that can feed this product.",
-  },
-} as const;
+/** An ad network's words for its token form, and whether it takes a campaign filter. */
+export interface AdsKeyWords {
+  token: string;
+  placeholder: string;
+  hint: ComponentChildren;
+  account: string;
+  accountHint: string;
+  /** Whether the connection reads only campaigns named with given prefixes (Meta ads). */
+  campaignFilter: boolean;
+}
 
 /**
- * Meta ads (`social_ads_a`) or LinkedIn ads (`social_ads_b`) with an access token. `currency` is
- * the product's: listed accounts in another currency (or not active) are shown, not offered.
+ * An ad network's account (Meta ads, LinkedIn ads) with an access token, in the words its kind's
+ * module gives. `currency` is the product's: listed accounts in another currency (or not
+ * active) are shown, not offered.
  */
 export function AdsKeyForm({
   slug,
   kind,
+  words,
   currency,
   replacing,
   current,
   onConnected,
 }: {
   slug: string;
-  kind: 'social_ads_a' | 'social_ads_b';
+  kind: string;
+  words: AdsKeyWords;
   currency: string | null;
   /** True when the product already has this connection: the form replaces its token. */
   replacing: boolean;
@@ -159,8 +143,7 @@ export function AdsKeyForm({
   onConnected: () => void;
 }) {
   const id = useId();
-  const words = ADS_WORDS[kind];
-  const meta = kind === 'social_ads_a';
+  const meta = words.campaignFilter;
   const [accountId, setAccountId] = useState(current?.adAccountId ?? '');
   const [accounts, setAccounts] = useState<AdAccountOption[] | null>(null);
   const [saved, setSaved] = useState(false);
@@ -281,6 +264,29 @@ export function AdsKeyForm({
   );
 }
 
+/** A connected ad account's new token: its account and campaign filter kept unless changed. */
+export function ReplaceAdsKey({
+  connection,
+  words,
+  onConnected,
+}: {
+  connection: Connection;
+  words: AdsKeyWords;
+  onConnected: () => void;
+}) {
+  return (
+    <AdsKeyForm
+      slug={connection.product_slug}
+      kind={connection.kind}
+      words={words}
+      currency={configText(connection, 'currency')}
+      replacing
+      current={{ adAccountId: configText(connection, 'ad_account_id'), prefixes: campaignPrefixes(connection.config) }}
+      onConnected={onConnected}
+    />
+  );
+}
+
 /** The ad accounts a token reaches, as radios; unusable ones shown with why, not offered. */
 function AccountChoices({
   name,
@@ -342,11 +348,14 @@ function AccountChoices({
 /** A Facebook page (`social_a`) with a page token or a user token that manages it. */
 export function PageKeyForm({
   slug,
+  kind,
   replacing,
   currentPageId,
   onConnected,
 }: {
   slug: string;
+  /** The page kind's wire word. */
+  kind: string;
   replacing: boolean;
   currentPageId?: string | null;
   onConnected: () => void;
@@ -358,8 +367,8 @@ export function PageKeyForm({
   const connect = useAction(
     useCallback(
       (body: { access_token: string; page_id?: string }) =>
-        api.post<SocialConnected>(`/products/${encodeURIComponent(slug)}/connections/social-a`, body),
-      [slug],
+        api.post<SocialConnected>(`/products/${encodeURIComponent(slug)}/connections/${kindPath(kind)}`, body),
+      [slug, kind],
     ),
   );
   const field = fieldOf(connect.error, ['access_token', 'page_id']);
@@ -383,7 +392,7 @@ export function PageKeyForm({
   };
 
   return (
-    <form onSubmit={submit} class="connection-form social-key-form" data-key-form="social_a">
+    <form onSubmit={submit} class="connection-form social-key-form" data-key-form={kind}>
       <TokenInput
         id={`${id}-token`}
         label="Meta page access token"

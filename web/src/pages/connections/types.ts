@@ -110,9 +110,6 @@ export interface UrlSuffixWritten {
   already_complete: boolean;
 }
 
-/** The kinds the social networks connect (Meta ads, LinkedIn ads, a Facebook page). */
-export type SocialKind = 'social_ads_a' | 'social_ads_b' | 'social_a';
-
 /** One ad account a Meta grant or an access token reaches (`options.ad_accounts`, `accounts`). */
 export interface AdAccountOption {
   /** Digits only (no `act_`, no URN). */

@@ -2,10 +2,9 @@
 // networks' ad accounts, pages and campaign filter included) and a database's event maps, so the
 // product page and the all-products table say the same thing.
 
-import { when } from '../../format';
 import { KINDS } from '../../generated/kinds';
 import type { EventMap } from './database-types';
-import type { AdAccountOption, Connection, ConnectionStatus, PageOption, SocialKind } from './types';
+import type { AdAccountOption, Connection, ConnectionStatus, PageOption } from './types';
 
 /** `payments` -> "Payments (Stripe)": the kind table's label; an unknown word reads as itself. */
 export function kindName(kind: string): string {
@@ -54,13 +53,11 @@ export function stageWords(stage: string): string {
 
 /**
  * The redacted config as short lines ("secret key (test mode)", "charges recorded as payments").
- * Fields the page does not know are shown as `name: value` rather than hidden. `kind` picks the
- * words of kinds whose settings read differently (the social networks').
+ * Fields the page does not know are shown as `name: value` rather than hidden. Kinds whose
+ * settings read differently give their own lines (their module's `configLines`).
  */
-export function configLines(config: Connection['config'], kind?: string): string[] {
+export function configLines(config: Connection['config']): string[] {
   if (!config) return [];
-  if (config.grant === 'searchco') return grantLines(config);
-  if (kind && isSocialKind(kind)) return socialLines(config, kind);
   const lines: string[] = [];
   // What the key is (or where the database is) reads first, then the settings.
   const first = (name: string) => Number(name === 'key' || name === 'target');
@@ -77,38 +74,14 @@ export function configLines(config: Connection['config'], kind?: string): string
 }
 
 /**
- * A connection made through the search-engine grant (Google Ads): the account and its name,
- * the manager it is reached through, its currency, and when Payback last wrote its URL suffix.
+ * A social connection's settings: the ad account (name, currency) and, with a campaign filter
+ * (Meta ads), which campaigns are read; or the page and its linked Instagram account; then how
+ * it was connected (`network` names the token's network).
  */
-function grantLines(config: Record<string, unknown>): string[] {
-  const text = (name: string) => (typeof config[name] === 'string' && config[name] !== '' ? (config[name] as string) : null);
-  const lines: string[] = [];
-  const customer = text('customer_id');
-  const name = text('customer_name');
-  if (customer) lines.push(`account ${customerIdWords(customer)}${name ? ` (${name})` : ''}`);
-  else if (name) lines.push(`account ${name}`);
-  const login = text('login_customer_id');
-  if (login && login !== customer) lines.push(`through manager ${customerIdWords(login)}`);
-  const currency = text('currency');
-  if (currency) lines.push(`reports in ${currency}`);
-  lines.push('Google sign-in (token stored encrypted)');
-  const deployed = text('url_suffix_deployed_at');
-  if (deployed) lines.push(`URL suffix written by Payback on ${when(deployed)}`);
-  return lines;
-}
-
-/** The social networks' kinds: Meta ads and a Facebook page (grant or token), LinkedIn ads (token). */
-const SOCIAL_KINDS: SocialKind[] = ['social_ads_a', 'social_ads_b', 'social_a'];
-
-export function isSocialKind(kind: string): kind is SocialKind {
-  return (SOCIAL_KINDS as string[]).includes(kind);
-}
-
-/**
- * A social connection's settings: the ad account (name, currency) and, for Meta ads, which
- * campaigns are read; or the page and its linked Instagram account; then how it was connected.
- */
-function socialLines(config: Record<string, unknown>, kind: SocialKind): string[] {
+export function socialLines(
+  config: Record<string, unknown>,
+  { campaignFilter, network }: { campaignFilter: boolean; network: string },
+): string[] {
   const text = (name: string) => (typeof config[name] === 'string' && config[name] !== '' ? (config[name] as string) : null);
   const lines: string[] = [];
   const account = text('ad_account_id');
@@ -126,31 +99,25 @@ function socialLines(config: Record<string, unknown>, kind: SocialKind): string[
   }
   const currency = text('currency');
   if (currency) lines.push(`reports in ${currency}`);
-  if (kind === 'social_ads_a') {
+  if (campaignFilter) {
     const prefixes = campaignPrefixes(config);
     lines.push(prefixes.length ? `campaigns starting with ${prefixes.join(', ')}` : 'every campaign');
   }
   if (config.grant === 'socialco') lines.push('Meta sign-in (token stored encrypted)');
-  else lines.push(`${kind === 'social_ads_b' ? 'LinkedIn' : 'Meta'} access token (stored encrypted)`);
+  else lines.push(`${network} access token (stored encrypted)`);
   return lines;
+}
+
+/** A text field of a connection's redacted config, or null. */
+export function configText(connection: Connection, name: string): string | null {
+  const value = connection.config?.[name];
+  return typeof value === 'string' ? value : null;
 }
 
 /** The Meta ads connection's campaign filter (`config.campaign_name_prefixes`); empty: every campaign. */
 export function campaignPrefixes(config: Connection['config']): string[] {
   const prefixes = config?.campaign_name_prefixes;
   return Array.isArray(prefixes) ? prefixes.filter((p): p is string => typeof p === 'string' && p !== '') : [];
-}
-
-/** What disconnecting a social connection does, for its confirmation. */
-export function socialDisconnectWords(kind: SocialKind): string {
-  switch (kind) {
-    case 'social_ads_a':
-      return 'Payback stops reading this ad account and can no longer apply approved budgets to it. Unless the Facebook page connection uses the same Meta token, Payback removes its permissions at Meta and deletes the stored token. Spend already read stays in your reports.';
-    case 'social_a':
-      return 'Payback stops reading this page. Unless the Meta ads connection uses the same Meta token, Payback removes its permissions at Meta and deletes the stored token. Snapshots and posts already read stay in your reports.';
-    case 'social_ads_b':
-      return 'Payback deletes the stored LinkedIn token and stops reading this ad account. Spend already read stays in your reports; connect again at any time to resume.';
-  }
 }
 
 /** Why an ad account cannot be connected to a product counting in `currency`, or null when it can. */
@@ -192,27 +159,11 @@ export function mapCountWords(maps: EventMap[] | null | undefined): string {
   return n === 1 ? '1 event map' : `${n} event maps`;
 }
 
-/** What a database calls the things it holds and the names inside them. */
-export function tableWord(kind: string): { table: string; tables: string; field: string } {
-  return kind === 'docdb'
-    ? { table: 'collection', tables: 'collections', field: 'field path' }
-    : { table: 'table', tables: 'tables', field: 'column' };
-}
-
 /** What a sync is doing right now, e.g. "syncing: reading". */
 export function syncingWords(connection: Connection): string {
   if (!connection.syncing) return 'idle';
   return connection.sync_phase ? `syncing: ${connection.sync_phase}` : 'syncing';
 }
-
-/** Sources the spec names that this server cannot connect yet (shown as text, no controls). */
-export const COMING_LATER: string[] = [
-  'Web analytics and tag manager',
-  'Search console',
-  'Other social networks',
-  'Product analytics and session recordings',
-  'SEO and AI-search visibility tools',
-];
 
 /** What each tracking parameter of the Google Ads URL suffix gives the ads report. */
 const SUFFIX_PARAMETERS: Record<string, string> = {

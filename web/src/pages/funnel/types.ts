@@ -2,6 +2,8 @@
 // (see /openapi.json: FunnelRow, FunnelDefinition, ConversionList, ConversionReport,
 // TrackingKeyInfo, RotatedKey).
 
+import { CONVERSION_SOURCES } from '../connections/kinds/conversion-sources';
+
 /** The canonical funnel stages, in funnel order (the server's `Stage::ALL`). */
 export const STAGES = [
   'impression',
@@ -51,7 +53,7 @@ export interface FunnelDefinition {
 }
 
 export const TIERS = ['primary', 'secondary'] as const;
-export const SOURCES = ['sql_a', 'sql_b', 'docdb', 'analytics_a', 'payments'] as const;
+export const SOURCES = CONVERSION_SOURCES;
 export const VALUE_MODES = ['none', 'fixed', 'transaction'] as const;
 export const SCORE_MODES = ['none', 'grade', 'numeric'] as const;
 

@@ -1,0 +1,81 @@
+// What one source kind gives the connections pages: a kind's module in `kinds/<kind>.tsx`
+// exports one `KindModule`, and `kinds/index.ts` lists them all. The pages render from that list
+// and never name a kind themselves, so a kind is added by adding its module (and a registration
+// line), not by edits spread over the pages. Kinds that share a form (the databases, the
+// token-based social forms, one grant) share its component; their modules only register it.
+
+import type { ComponentChildren } from 'preact';
+import type { DatabaseShape } from './database-types';
+import type { GrantProvider } from './grant-connect';
+import type { Connection } from './types';
+
+/** What the product page hands an offer. */
+export interface OfferProps {
+  slug: string;
+  /** The product's currency (ad accounts in another one are not offered). */
+  currency: string;
+  /** The kinds of this offer the product does not have yet, in the registry's order (never empty). */
+  missing: KindModule[];
+  onConnected: () => void;
+}
+
+/**
+ * A connect offer of the product page, shown while the product lacks one of its kinds and no
+ * grant of theirs is being finished on the page. Kinds offered together (a sign-in for two
+ * kinds, one "Connect a database" for three engines) share the same object.
+ */
+export interface Offer {
+  render: (props: OfferProps) => ComponentChildren;
+}
+
+/** What a card hands its kind's extras. */
+export interface CardProps {
+  connection: Connection;
+  /** The id of the card's heading: the extras' own ids start with it. */
+  headingId: string;
+  /** Re-reads the inventory after a write. */
+  onChanged: () => void;
+}
+
+/** A card's kind-specific parts, each placed where every card has room for it. */
+export interface CardExtras {
+  /** Facts after "Set up with". */
+  facts?: ComponentChildren;
+  /** Buttons between "Sync now" and "Disconnect". */
+  actions?: ComponentChildren;
+  /** What disconnecting does, for its confirmation (a default covers key-based kinds). */
+  disconnect?: ComponentChildren;
+  /** Panels under the card's notes (replace a key, reconnect, editors). */
+  panels?: ComponentChildren;
+}
+
+/** How a kind shows in its provider's grant. */
+export interface GrantPart {
+  provider: GrantProvider;
+  /** What the kind brings, beside its name when the person picks kinds (none: no line). */
+  purpose?: string;
+  /** What the grant's picker chooses for it ("ad account", "page"). */
+  noun: string;
+  /** The key of the grant status's `options` the kind's choice comes from (`ad_accounts`). */
+  choice: string;
+}
+
+export interface KindModule {
+  /** The wire word. */
+  kind: string;
+  /** The product page's offer to connect it. */
+  offer?: Offer;
+  /** Connected through a grant: its provider and its part in it. */
+  grant?: GrantPart;
+  /** A customer database: the engine's facts for the shared database form and editors. */
+  database?: DatabaseShape;
+  /**
+   * Its token form, for offers that gather several kinds' forms ("Paste an access token
+   * instead").
+   */
+  tokenForm?: (props: { slug: string; currency: string; onConnected: () => void }) => ComponentChildren;
+  /** The card's extras. A hook: a card's kind never changes, so it is called on every render. */
+  useCard?: (props: CardProps) => CardExtras;
+  /** The redacted config in words, when it reads differently from the generic lines. */
+  configLines?: (config: Record<string, unknown>) => string[];
+}
