@@ -213,3 +213,20 @@ fn open_social_page<'a>(
         Ok(boxed(SocialPageSource::new(state.http.clone(), config)))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use payback_domain::connection::ConnectionKind;
+
+    use super::SourceRegistry;
+
+    /// The dashboard offers exactly the kinds this build can read: the kind table's
+    /// `connectable` column (which `kinds.ts` carries to the web) and the registry agree.
+    #[test]
+    fn the_kind_tables_connectable_kinds_are_the_registered_ones() {
+        let registry = SourceRegistry::built_in();
+        for kind in ConnectionKind::all() {
+            assert_eq!(registry.reads(kind), kind.connectable(), "{kind}");
+        }
+    }
+}
