@@ -27,6 +27,11 @@ crate::roles::wire_enum! {
 
 /// The backfill ladder: each pass reads one rung deeper, then runs settle on the recent days.
 pub const BACKFILL_LADDER: [i64; 3] = [30, 365, 3650];
+/// After a successful run that left the ladder unclimbed, the connection is due again this soon
+/// (not after its kind's cadence): the next sync pass reads the next rung, so a new connection
+/// shows its whole history within a few passes. Not zero, so the pass that ran the rung (and any
+/// pass at the same instant) does not run it again at once.
+pub const NEXT_RUNG_AFTER_MS: i64 = 1_000;
 /// A run whose stamp is older than this is presumed dead: `syncing` reads false and another
 /// instance may take the connection.
 pub const STALE_RUN_MS: i64 = 15 * MINUTE_MS;
@@ -49,6 +54,26 @@ pub fn backfill_after(backfill_days: i64, window_days: i64) -> i64 {
     backfill_days.max(window_days)
 }
 
+/// Whether the ladder is climbed: the source has read everything there is to read.
+pub fn backfill_complete(backfill_days: i64) -> bool {
+    BACKFILL_LADDER
+        .last()
+        .is_some_and(|deepest| backfill_days >= *deepest)
+}
+
+/// When a connection whose run at `ran_at` succeeded, leaving it `backfill_days` deep, is due
+/// again: at the next pass while the ladder is unclimbed, then at the kind's cadence.
+pub fn next_run_after_success(
+    kind: ConnectionKind,
+    ran_at: Timestamp,
+    backfill_days: i64,
+) -> Timestamp {
+    if backfill_complete(backfill_days) {
+        ran_at.plus_millis(kind.cadence_ms())
+    } else {
+        ran_at.plus_millis(NEXT_RUNG_AFTER_MS)
+    }
+}
 /// When to try again after `failures` consecutive failures (1 for the first).
 pub fn retry_at(now: Timestamp, failures: i64) -> Timestamp {
     let doublings = u32::try_from(failures.saturating_sub(1).clamp(0, 20)).unwrap_or(20);
@@ -58,9 +83,16 @@ pub fn retry_at(now: Timestamp, failures: i64) -> Timestamp {
     now.plus_millis(wait)
 }
 
-/// Whether a run stamped at `started` still counts as running at `now`.
-pub fn is_running(started: Option<Timestamp>, now: Timestamp) -> bool {
+/// Whether a run stamped at `started`, its holder last beating at `heartbeat`, still counts as
+/// running at `now`: at most [`STALE_RUN_MS`] old, and its heartbeat alive (a run killed with
+/// its process stops beating, and reads as not running within `lease::HEARTBEAT_STALE_MS`).
+pub fn is_running(
+    started: Option<Timestamp>,
+    heartbeat: Option<Timestamp>,
+    now: Timestamp,
+) -> bool {
     started.is_some_and(|at| now.millis() - at.millis() < STALE_RUN_MS)
+        && crate::lease::beats(heartbeat, now)
 }
 
 #[cfg(test)]
@@ -101,8 +133,62 @@ mod tests {
     #[test]
     fn a_run_older_than_fifteen_minutes_is_not_running() {
         let start = Timestamp::from_millis(DAY_MS);
-        assert!(is_running(Some(start), start.plus_millis(14 * MINUTE_MS)));
-        assert!(!is_running(Some(start), start.plus_millis(15 * MINUTE_MS)));
-        assert!(!is_running(None, start));
+        assert!(is_running(
+            Some(start),
+            None,
+            start.plus_millis(14 * MINUTE_MS)
+        ));
+        assert!(!is_running(
+            Some(start),
+            None,
+            start.plus_millis(15 * MINUTE_MS)
+        ));
+        assert!(!is_running(None, None, start));
+        // Beating, it still ends at fifteen minutes.
+        let beat = start.plus_millis(15 * MINUTE_MS - 1_000);
+        assert!(!is_running(
+            Some(start),
+            Some(beat),
+            start.plus_millis(15 * MINUTE_MS)
+        ));
+    }
+
+    #[test]
+    fn a_run_whose_heartbeat_stopped_is_not_running() {
+        let start = Timestamp::from_millis(DAY_MS);
+        assert!(is_running(
+            Some(start),
+            Some(start),
+            start.plus_millis(44_000)
+        ));
+        assert!(!is_running(
+            Some(start),
+            Some(start),
+            start.plus_millis(45_000)
+        ));
+        let beat = start.plus_millis(30_000);
+        assert!(is_running(
+            Some(start),
+            Some(beat),
+            start.plus_millis(60_000)
+        ));
+    }
+
+    #[test]
+    fn an_unclimbed_ladder_is_due_at_the_next_pass_then_at_the_cadence() {
+        let kind = ConnectionKind::SearchAds;
+        let ran = Timestamp::from_millis(DAY_MS);
+        for depth in [0, 30, 365] {
+            assert!(!backfill_complete(depth));
+            assert_eq!(
+                next_run_after_success(kind, ran, depth),
+                ran.plus_millis(NEXT_RUNG_AFTER_MS)
+            );
+        }
+        assert!(backfill_complete(3650));
+        assert_eq!(
+            next_run_after_success(kind, ran, 3650),
+            ran.plus_millis(kind.cadence_ms())
+        );
     }
 }

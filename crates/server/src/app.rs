@@ -58,6 +58,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
     let limiters = Limiters::from_config(&config)?;
     let sync_slots = SyncSlots::new(config.sync_concurrency);
     Ok(AppState {
+        instance_id: uuid::Uuid::new_v4().to_string(),
         ingest,
         store,
         config: Arc::new(config),
@@ -155,7 +156,7 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let jobs = (state.config.jobs_every_secs > 0).then(|| {
-        let runner = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
+        let runner = state.instance_id.clone();
         let every = Duration::from_secs(state.config.jobs_every_secs);
         tokio::spawn(jobs::run_forever(state.clone(), runner, every))
     });

@@ -16,6 +16,10 @@ use crate::services::sync::SyncSlots;
 
 #[derive(Clone, Debug)]
 pub struct AppState {
+    /// This process's id as a holder of leases (budget changes, jobs, sync runs): minted when
+    /// the state is built, so a restarted process is a new holder, and another instance takes
+    /// over a lease whose holder stopped beating (`payback_domain::lease`).
+    pub instance_id: String,
     pub store: Db,
     /// Where events are written: batches that arrive together share one transaction.
     pub ingest: IngestWriter,

@@ -1,10 +1,14 @@
 //! Approved budget changes on their way to the ad network: written in the approval's
 //! transaction, leased by one runner at a time, finished once. The lease is a conditional
 //! UPDATE (the first runner wins, the others see zero rows), so two instances, or the approving
-//! request and the job, never ask the network about the same card at once.
+//! request and the job, never ask the network about the same card at once. The holder (its
+//! instance) beats the lease's heartbeat while it asks; a lease whose heartbeat stopped (its
+//! process died) is free before its expiry. Each lease counts an attempt, and the holder hands
+//! the change back naming the attempt it leased ([`Lease`]): a holder that was taken over
+//! cannot book over the attempt that took it.
 
 use payback_domain::policy::{ApplicationState, Network};
-use payback_domain::{Timestamp, Via};
+use payback_domain::{Timestamp, Via, lease as leases};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx};
@@ -30,6 +34,18 @@ pub struct BudgetApplication {
     pub attempts: i64,
     pub next_attempt_at: i64,
     pub last_error: Option<String>,
+    /// The budget the change started from, recorded at its first attempt (the proposal's
+    /// `from_cents`): what history says the budget was when a retry finds the target already set.
+    pub before_cents: Option<i64>,
+    /// When the holder of the lease last beat; `None` when nobody holds it.
+    pub heartbeat_at: Option<i64>,
+}
+
+/// Who holds a leased change: the instance and the attempt its lease counted.
+#[derive(Debug, Clone, Copy)]
+pub struct Lease<'a> {
+    pub owner: &'a str,
+    pub attempt: i64,
 }
 
 /// What a human approved, to be applied.
@@ -48,7 +64,8 @@ pub struct NewApplication<'a> {
 }
 
 const COLUMNS: &str = "card_id, account_id, product_id, network, campaign_id, from_cents, to_cents, \
-     currency, approved_by, approved_via, state, attempts, next_attempt_at, last_error";
+     currency, approved_by, approved_via, state, attempts, next_attempt_at, last_error, before_cents, \
+     heartbeat_at";
 
 /// Records the change in the approval's transaction, due at once.
 pub async fn insert(tx: &mut Tx, new: NewApplication<'_>, now: Timestamp) -> StoreResult<()> {
@@ -83,20 +100,24 @@ pub async fn find(db: &Db, card_id: &str) -> StoreResult<Option<BudgetApplicatio
     )
 }
 
-/// Cards whose change is due now, oldest first.
+/// Cards whose change is due now and not held by a live lease, oldest first.
 pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<String>> {
     let ids: Vec<(String,)> = on_db!(db, pool => sqlx::query_as(
         "SELECT card_id FROM budget_applications WHERE state = 'applying' AND next_attempt_at <= $1 \
-         AND (lease_until IS NULL OR lease_until <= $1) ORDER BY next_attempt_at, card_id LIMIT $2")
+         AND (lease_until IS NULL OR lease_until <= $1 OR heartbeat_at <= $3) \
+         ORDER BY next_attempt_at, card_id LIMIT $2")
         .bind(now.millis())
         .bind(limit)
+        .bind(leases::dead_before(now))
         .fetch_all(pool)
         .await)?;
     Ok(ids.into_iter().map(|(id,)| id).collect())
 }
 
 /// Leases the card's change for `runner` until `now + lease_ms` when it is due and nobody
-/// holds it; `None` when another runner has it, it is not due, or it is finished.
+/// holds a live lease on it (none, an expired one, or one whose heartbeat stopped); `None` when
+/// another runner has it, it is not due, or it is finished. The first attempt records the
+/// budget the change starts from (`before_cents`).
 pub async fn lease(
     db: &Db,
     card_id: &str,
@@ -105,9 +126,10 @@ pub async fn lease(
     lease_ms: i64,
 ) -> StoreResult<Option<BudgetApplication>> {
     let sql = format!(
-        "UPDATE budget_applications SET lease_owner = $1, lease_until = $2, attempts = attempts + 1, \
-         updated_at = $3 WHERE card_id = $4 AND state = 'applying' AND next_attempt_at <= $3 \
-         AND (lease_until IS NULL OR lease_until <= $3) RETURNING {COLUMNS}"
+        "UPDATE budget_applications SET lease_owner = $1, lease_until = $2, heartbeat_at = $3, \
+         attempts = attempts + 1, before_cents = COALESCE(before_cents, from_cents), updated_at = $3 \
+         WHERE card_id = $4 AND state = 'applying' AND next_attempt_at <= $3 \
+         AND (lease_until IS NULL OR lease_until <= $3 OR heartbeat_at <= $5) RETURNING {COLUMNS}"
     );
     Ok(
         on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
@@ -115,29 +137,52 @@ pub async fn lease(
         .bind(now.millis() + lease_ms)
         .bind(now.millis())
         .bind(card_id)
+        .bind(leases::dead_before(now))
         .fetch_optional(pool)
         .await)?,
     )
 }
 
+/// Refreshes the heartbeat of a lease `holder` still has; false when it was taken over or the
+/// change was finished.
+pub async fn heartbeat(
+    db: &Db,
+    card_id: &str,
+    holder: Lease<'_>,
+    now: Timestamp,
+) -> StoreResult<bool> {
+    let beat = on_db!(db, pool => sqlx::query(
+        "UPDATE budget_applications SET heartbeat_at = $1 WHERE card_id = $2 AND state = 'applying' \
+         AND lease_owner = $3 AND attempts = $4")
+        .bind(now.millis())
+        .bind(card_id)
+        .bind(holder.owner)
+        .bind(holder.attempt)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(beat == 1)
+}
+
 /// Ends the change in a final `state` (anything but `applying`), in the
-/// transaction that records the outcome; false when `runner` no longer holds the lease.
+/// transaction that records the outcome; false when `holder` no longer holds the lease.
 pub async fn finish(
     tx: &mut Tx,
     card_id: &str,
-    runner: &str,
+    holder: Lease<'_>,
     state: ApplicationState,
     error: Option<&str>,
     now: Timestamp,
 ) -> StoreResult<bool> {
     let changed = on_tx!(tx, conn => sqlx::query(
         "UPDATE budget_applications SET state = $1, last_error = $2, lease_owner = NULL, \
-         lease_until = NULL, updated_at = $3 WHERE card_id = $4 AND lease_owner = $5")
+         lease_until = NULL, heartbeat_at = NULL, updated_at = $3 \
+         WHERE card_id = $4 AND lease_owner = $5 AND attempts = $6")
         .bind(state.as_str())
         .bind(error)
         .bind(now.millis())
         .bind(card_id)
-        .bind(runner)
+        .bind(holder.owner)
+        .bind(holder.attempt)
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok(changed == 1)
@@ -147,19 +192,21 @@ pub async fn finish(
 pub async fn retry_later(
     tx: &mut Tx,
     card_id: &str,
-    runner: &str,
+    holder: Lease<'_>,
     error: &str,
     next_attempt_at: Timestamp,
     now: Timestamp,
 ) -> StoreResult<bool> {
     let changed = on_tx!(tx, conn => sqlx::query(
         "UPDATE budget_applications SET last_error = $1, next_attempt_at = $2, lease_owner = NULL, \
-         lease_until = NULL, updated_at = $3 WHERE card_id = $4 AND lease_owner = $5")
+         lease_until = NULL, heartbeat_at = NULL, updated_at = $3 \
+         WHERE card_id = $4 AND lease_owner = $5 AND attempts = $6")
         .bind(error)
         .bind(next_attempt_at.millis())
         .bind(now.millis())
         .bind(card_id)
-        .bind(runner)
+        .bind(holder.owner)
+        .bind(holder.attempt)
         .execute(conn)
         .await.map(|done| done.rows_affected()))?;
     Ok(changed == 1)

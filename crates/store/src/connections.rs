@@ -1,8 +1,8 @@
 //! Connections to sources, their sealed credentials, and the lease and bookkeeping of their sync
 //! runs. Sealing and opening credentials is the server's job; this module stores bytes.
 
-use payback_domain::Timestamp;
 use payback_domain::connection::STALE_RUN_MS;
+use payback_domain::{Timestamp, lease};
 
 use crate::error::StoreResult;
 use crate::{AccountScope, Db, Reader, Tx, Visibility, new_id};
@@ -26,6 +26,9 @@ pub struct ConnectionRow {
     pub consecutive_failures: i64,
     pub next_sync_at: Option<i64>,
     pub syncing_since: Option<i64>,
+    /// When the run's holder last beat (`None` when no run holds the connection): a run whose
+    /// heartbeat stopped is dead before `STALE_RUN_MS`.
+    pub sync_heartbeat_at: Option<i64>,
     pub sync_phase: Option<String>,
     pub created_at: i64,
     /// JSON array of event maps (database kinds); `[]` otherwise.
@@ -36,7 +39,7 @@ pub struct ConnectionRow {
 
 const SELECT: &str = "SELECT c.id, c.account_id, c.product_id, p.slug AS product_slug, c.kind, \
     c.status, c.config, c.credential_id, c.backfill_days, c.last_sync_at, c.last_error, \
-    c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_phase, c.created_at, \
+    c.consecutive_failures, c.next_sync_at, c.syncing_since, c.sync_heartbeat_at, c.sync_phase, c.created_at, \
     c.event_maps, c.last_detail FROM connections c JOIN products p ON p.id = c.product_id";
 
 /// A sealed credential: what `open` needs besides the key.
@@ -246,7 +249,8 @@ async fn lock_kind(tx: &mut Tx, product_id: &str, kind: &str) -> StoreResult<()>
     crate::locks::hold_until_commit(tx, &format!("connection:{product_id}:{kind}")).await
 }
 
-/// Connections due for a run at `now` and not leased by a live run, across accounts: those
+/// Connections due for a run at `now` and not leased by a live run (none, a stamp older than
+/// `STALE_RUN_MS`, or a run whose heartbeat stopped), across accounts: those
 /// whose last run succeeded (or that never ran) first, then those failing in a row, each most
 /// overdue first. A failing source (a dropped database timing out) is the likeliest to hold a
 /// slot for long, and it already waits out its backoff: new and healthy connections never queue
@@ -254,7 +258,7 @@ async fn lock_kind(tx: &mut Tx, product_id: &str, kind: &str) -> StoreResult<()>
 pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<ConnectionRow>> {
     let sql = format!(
         "{SELECT} WHERE c.status IN ('active', 'error') AND (c.next_sync_at IS NULL OR c.next_sync_at <= $1) \
-         AND (c.syncing_since IS NULL OR c.syncing_since <= $2) \
+         AND (c.syncing_since IS NULL OR c.syncing_since <= $2 OR c.sync_heartbeat_at <= $4) \
          ORDER BY CASE WHEN c.consecutive_failures > 0 THEN 1 ELSE 0 END, COALESCE(c.next_sync_at, 0), c.id \
          LIMIT $3"
     );
@@ -263,27 +267,47 @@ pub async fn due(db: &Db, now: Timestamp, limit: i64) -> StoreResult<Vec<Connect
         .bind(now.millis())
         .bind(now.millis() - STALE_RUN_MS)
         .bind(limit)
+        .bind(lease::dead_before(now))
         .fetch_all(pool)
         .await)?,
     )
 }
 
-/// Takes the run lease: true for exactly one caller while no live run holds it and the
-/// connection is due. A conditional update, so instances sharing one PostgreSQL never sync the
-/// same connection at once, and a pass that read [`due`] before another instance ran and
-/// booked a connection does not run it again.
-pub async fn claim(db: &Db, id: &str, now: Timestamp) -> StoreResult<bool> {
+/// Takes the run lease for `owner` (an instance): true for exactly one caller while no live run
+/// holds it and the connection is due. A conditional update, so instances sharing one
+/// PostgreSQL never sync the same connection at once, and a pass that read [`due`] before
+/// another instance ran and booked a connection does not run it again. A run is live while its
+/// stamp is younger than `STALE_RUN_MS` and its holder beats ([`heartbeat`]): a run killed with
+/// its process is taken over once its heartbeat is dead.
+pub async fn claim(db: &Db, id: &str, owner: &str, now: Timestamp) -> StoreResult<bool> {
     let taken = on_db!(db, pool => sqlx::query(
-        "UPDATE connections SET syncing_since = $1, sync_phase = 'starting' \
+        "UPDATE connections SET syncing_since = $1, sync_phase = 'starting', sync_owner = $4, \
+         sync_heartbeat_at = $1 \
          WHERE id = $2 AND status IN ('active', 'error') \
          AND (next_sync_at IS NULL OR next_sync_at <= $1) \
-         AND (syncing_since IS NULL OR syncing_since <= $3)")
+         AND (syncing_since IS NULL OR syncing_since <= $3 OR sync_heartbeat_at <= $5)")
         .bind(now.millis())
         .bind(id)
         .bind(now.millis() - STALE_RUN_MS)
+        .bind(owner)
+        .bind(lease::dead_before(now))
         .execute(pool)
         .await.map(|done| done.rows_affected()))?;
     Ok(taken == 1)
+}
+
+/// Refreshes the heartbeat of the run `owner` holds; false when it holds none (the run was
+/// taken over, or booked).
+pub async fn heartbeat(db: &Db, id: &str, owner: &str, now: Timestamp) -> StoreResult<bool> {
+    let beat = on_db!(db, pool => sqlx::query(
+        "UPDATE connections SET sync_heartbeat_at = $1 \
+         WHERE id = $2 AND sync_owner = $3 AND syncing_since IS NOT NULL")
+        .bind(now.millis())
+        .bind(id)
+        .bind(owner)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(beat == 1)
 }
 
 /// Records what a running sync is doing, for `sync_phase`.
@@ -302,45 +326,47 @@ pub enum RunOutcome<'a> {
     Failed { error: &'a str },
 }
 
-/// Releases the lease and books the run: a success deepens the backfill and clears failures, a
-/// failure counts one more and records the error. `next_sync_at` is when the next run is due.
+/// Releases `owner`'s lease and books the run: a success deepens the backfill and clears
+/// failures, a failure counts one more and records the error. `next_sync_at` is when the next
+/// run is due. Nothing is booked when another holder took the run over (its run books itself):
+/// answers whether this one was.
 pub async fn finish(
     db: &Db,
     id: &str,
+    owner: &str,
     outcome: RunOutcome<'_>,
     now: Timestamp,
     next_sync_at: Timestamp,
-) -> StoreResult<()> {
-    match outcome {
+) -> StoreResult<bool> {
+    let booked = match outcome {
         RunOutcome::Succeeded {
             backfill_days,
             detail,
-        } => {
-            on_db!(db, pool => sqlx::query(
+        } => on_db!(db, pool => sqlx::query(
                 "UPDATE connections SET status = 'active', backfill_days = $1, last_sync_at = $2, last_error = NULL, \
-                 consecutive_failures = 0, next_sync_at = $3, syncing_since = NULL, sync_phase = NULL, last_detail = $5 \
-                 WHERE id = $4 AND status <> 'disabled'")
+                 consecutive_failures = 0, next_sync_at = $3, syncing_since = NULL, sync_phase = NULL, last_detail = $5, \
+                 sync_owner = NULL, sync_heartbeat_at = NULL \
+                 WHERE id = $4 AND status <> 'disabled' AND (sync_owner IS NULL OR sync_owner = $6)")
                 .bind(backfill_days)
                 .bind(now.millis())
                 .bind(next_sync_at.millis())
                 .bind(id)
                 .bind(detail)
+                .bind(owner)
                 .execute(pool)
-                .await.map(|done| done.rows_affected()))?;
-        }
-        RunOutcome::Failed { error } => {
-            on_db!(db, pool => sqlx::query(
+                .await.map(|done| done.rows_affected() == 1))?,
+        RunOutcome::Failed { error } => on_db!(db, pool => sqlx::query(
                 "UPDATE connections SET status = 'error', last_error = $1, consecutive_failures = consecutive_failures + 1, \
-                 next_sync_at = $2, syncing_since = NULL, sync_phase = NULL \
-                 WHERE id = $3 AND status <> 'disabled'")
+                 next_sync_at = $2, syncing_since = NULL, sync_phase = NULL, sync_owner = NULL, sync_heartbeat_at = NULL \
+                 WHERE id = $3 AND status <> 'disabled' AND (sync_owner IS NULL OR sync_owner = $4)")
                 .bind(error)
                 .bind(next_sync_at.millis())
                 .bind(id)
+                .bind(owner)
                 .execute(pool)
-                .await.map(|done| done.rows_affected()))?;
-        }
-    }
-    Ok(())
+                .await.map(|done| done.rows_affected() == 1))?,
+    };
+    Ok(booked)
 }
 
 /// "Sync now": due at once, and the backoff of earlier failures forgotten.

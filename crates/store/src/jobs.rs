@@ -1,9 +1,11 @@
 //! Leases for background jobs. Any number of instances may run the job loop against one
 //! database: a runner claims a due job with one conditional UPDATE (the first wins, the others
-//! see zero rows), runs it, and hands it back with its next due time. A runner that dies leaves
-//! a lease that expires, and another takes the job over.
+//! see zero rows), runs it, and hands it back with its next due time. A runner beats the lease's
+//! heartbeat while the job runs ([`heartbeat`]); a runner that dies stops beating, and another
+//! takes the job over once the heartbeat is dead (`lease::HEARTBEAT_STALE_MS`) or, at the
+//! latest, once the lease expires.
 
-use payback_domain::Timestamp;
+use payback_domain::{Timestamp, lease};
 
 use crate::Db;
 use crate::error::StoreResult;
@@ -30,7 +32,8 @@ pub async fn register(db: &Db, job: &str, first_due: Timestamp) -> StoreResult<(
     Ok(())
 }
 
-/// Claims `job` for `runner` when it is due and nobody holds a live lease on it.
+/// Claims `job` for `runner` when it is due and nobody holds a live lease on it: none, an
+/// expired one, or one whose heartbeat stopped.
 pub async fn claim(
     db: &Db,
     job: &str,
@@ -39,13 +42,15 @@ pub async fn claim(
     lease_ms: i64,
 ) -> StoreResult<Option<Claim>> {
     let due: Option<(i64, i64)> = on_db!(db, pool => sqlx::query_as(
-        "UPDATE job_leases SET lease_owner = $1, lease_until = $2, last_started_at = $3 \
-         WHERE job = $4 AND next_run_at <= $3 AND (lease_until IS NULL OR lease_until <= $3) \
+        "UPDATE job_leases SET lease_owner = $1, lease_until = $2, last_started_at = $3, heartbeat_at = $3 \
+         WHERE job = $4 AND next_run_at <= $3 \
+         AND (lease_until IS NULL OR lease_until <= $3 OR heartbeat_at <= $5) \
          RETURNING next_run_at, consecutive_failures")
         .bind(runner)
         .bind(now.millis() + lease_ms)
         .bind(now.millis())
         .bind(job)
+        .bind(lease::dead_before(now))
         .fetch_optional(pool)
         .await)?;
     let Some((due_at, consecutive_failures)) = due else {
@@ -87,6 +92,20 @@ pub async fn claim(
     }))
 }
 
+/// Refreshes the heartbeat of `claim`'s lease; false when the runner no longer holds it (it
+/// was taken over, or the run was finished).
+pub async fn heartbeat(db: &Db, claim: &Claim, now: Timestamp) -> StoreResult<bool> {
+    let beat = on_db!(db, pool => sqlx::query(
+        "UPDATE job_leases SET heartbeat_at = $1 WHERE job = $2 AND lease_owner = $3 AND next_run_at = $4")
+        .bind(now.millis())
+        .bind(&claim.job)
+        .bind(&claim.runner)
+        .bind(claim.due_at)
+        .execute(pool)
+        .await.map(|done| done.rows_affected()))?;
+    Ok(beat == 1)
+}
+
 /// Hands the job back: records the run's outcome and when the job is next due. Failures count
 /// up `consecutive_failures` (the caller backs off through `next_due`); a success resets it.
 pub async fn finish(
@@ -110,7 +129,7 @@ pub async fn finish(
         .execute(pool)
         .await.map(|done| done.rows_affected()))?;
     on_db!(db, pool => sqlx::query(
-        "UPDATE job_leases SET lease_owner = NULL, lease_until = NULL, next_run_at = $1, last_finished_at = $2, \
+        "UPDATE job_leases SET lease_owner = NULL, lease_until = NULL, heartbeat_at = NULL, next_run_at = $1, last_finished_at = $2, \
          last_ok_at = CASE WHEN $3 THEN $2 ELSE last_ok_at END, \
          consecutive_failures = CASE WHEN $3 THEN 0 ELSE consecutive_failures + 1 END, \
          last_error = CASE WHEN $3 THEN NULL ELSE $4 END \
@@ -132,6 +151,7 @@ pub struct LeaseRow {
     pub job: String,
     pub next_run_at: i64,
     pub lease_owner: Option<String>,
+    pub heartbeat_at: Option<i64>,
     pub last_ok_at: Option<i64>,
     pub consecutive_failures: i64,
     pub last_error: Option<String>,
@@ -139,7 +159,7 @@ pub struct LeaseRow {
 
 pub async fn leases(db: &Db) -> StoreResult<Vec<LeaseRow>> {
     Ok(on_db!(db, pool => sqlx::query_as(
-        "SELECT job, next_run_at, lease_owner, last_ok_at, consecutive_failures, last_error FROM job_leases ORDER BY job")
+        "SELECT job, next_run_at, lease_owner, heartbeat_at, last_ok_at, consecutive_failures, last_error FROM job_leases ORDER BY job")
         .fetch_all(pool)
         .await)?)
 }

@@ -15,6 +15,7 @@
 mod alerts;
 mod cards;
 mod gates;
+pub(crate) mod heartbeat;
 mod rollbacks;
 
 use std::time::Duration;
@@ -71,7 +72,10 @@ impl Job {
     /// How often the job runs when it succeeds.
     pub fn every_ms(self) -> i64 {
         match self {
-            Job::ExpireCards | Job::WakeSnoozed | Job::ApplyBudgets => MINUTE_MS,
+            Job::ExpireCards | Job::WakeSnoozed => MINUTE_MS,
+            // Every pass of the loop (30 s by default): a change whose holder died is due again
+            // once its heartbeat is dead, and is then applied at the next pass, within 90 s.
+            Job::ApplyBudgets => MINUTE_MS / 2,
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
             Job::GateReviews | Job::SweepGrants => HOUR_MS,
         }
@@ -90,7 +94,8 @@ impl Job {
     }
 }
 
-/// A claimed lease is this long; a runner that dies mid-run frees the job after it.
+/// A claimed lease is this long at most; a runner that dies mid-run stops beating its heartbeat
+/// and frees the job once that is dead (`lease::HEARTBEAT_STALE_MS`), well before.
 const LEASE_MS: i64 = 10 * MINUTE_MS;
 
 /// When a job that failed `failures` times in a row (this run included) runs next.
@@ -135,10 +140,20 @@ async fn run_leased(state: &AppState, runner: &str) -> ApiResult<Vec<JobReport>>
         else {
             continue;
         };
-        let outcome = job.run(state, now).await.map_err(|err| err.to_string());
+        let held = &claim;
+        let beating = heartbeat::while_beating(
+            state.clock.as_ref(),
+            now,
+            job.name(),
+            job.run(state, now),
+            move |at| jobs::heartbeat(&state.store, held, at),
+        );
+        let outcome = beating.await.map_err(|err| err.to_string());
         let done = state.clock.now();
         let next = match &outcome {
-            Ok(_) => done.plus_millis(job.every_ms()),
+            // From the claim, not the end: the loop's passes come every `jobs_every_secs` from
+            // their start, so a job of that cadence runs at every pass instead of every other.
+            Ok(_) => now.plus_millis(job.every_ms()),
             Err(_) => done.plus_millis(backoff_ms(job, claim.consecutive_failures + 1)),
         };
         if let Err(error) = &outcome {

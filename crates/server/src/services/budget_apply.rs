@@ -17,8 +17,9 @@ use payback_domain::policy::{ApplicationState, Network};
 use payback_domain::{Actor, HOUR_MS, MINUTE_MS, Timestamp};
 use payback_store::budget_applications::{self as store, BudgetApplication, NewApplication};
 use payback_store::cards::{self, CardRow};
+use payback_store::connections::ConnectionRow;
 use payback_store::products::{self as product_store, ProductRow};
-use payback_store::{AccountScope, Tx, Visibility, connections, policies};
+use payback_store::{AccountScope, Db, Tx, Visibility, connections, policies};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -32,7 +33,7 @@ pub const MAX_ATTEMPTS: i64 = 6;
 /// The first retry's wait; each further one doubles, at most an hour.
 const FIRST_BACKOFF_MS: i64 = 30 * SECOND_MS;
 const SECOND_MS: i64 = 1_000;
-/// Changes one job pass applies; the rest wait for the next minute.
+/// Changes one job pass applies; the rest wait for the next pass.
 const PER_PASS: i64 = 20;
 
 /// The change a human approved, as the queue hands it over.
@@ -91,13 +92,25 @@ pub async fn apply_due(state: &AppState, now: Timestamp) -> ApiResult<String> {
 /// Leases and tries the card's change once; false when it was not due or another runner holds
 /// it. The outcome is on the card, in history, and (applied) on the product's budget.
 pub async fn apply(state: &AppState, card_id: &str, now: Timestamp) -> ApiResult<bool> {
-    // A lease owner only needs to be unique per try: the row, not the process, is leased.
-    let runner = payback_store::new_id();
-    let runner = runner.as_str();
+    // The instance holds the lease and beats its heartbeat while the network is asked; the
+    // attempt the lease counted fences the outcome (a holder taken over books nothing).
+    let runner = state.instance_id.as_str();
     let Some(change) = store::lease(&state.store, card_id, runner, now, LEASE_MS).await? else {
         return Ok(false);
     };
-    let outcome = ask_network(state, &change).await?;
+    let holder = store::Lease {
+        owner: runner,
+        attempt: change.attempts,
+    };
+    let db = &state.store;
+    let outcome = crate::jobs::heartbeat::while_beating(
+        state.clock.as_ref(),
+        now,
+        "budget change",
+        ask_network(state, &change),
+        move |at| store::heartbeat(db, card_id, holder, at),
+    )
+    .await?;
     let done = state.clock.now();
     let mut tx = state.store.begin().await?;
     let card = cards::find(&state.store, &Visibility::AllAccounts, card_id)
@@ -107,11 +120,11 @@ pub async fn apply(state: &AppState, card_id: &str, now: Timestamp) -> ApiResult
         Settled::Retry { error } => {
             let wait = backoff_ms(change.attempts);
             let next = done.plus_millis(wait);
-            store::retry_later(&mut tx, card_id, runner, error, next, done).await?
+            store::retry_later(&mut tx, card_id, holder, error, next, done).await?
         }
         final_outcome => {
             let error = final_outcome.error();
-            store::finish(&mut tx, card_id, runner, final_outcome.state(), error, done).await?
+            store::finish(&mut tx, card_id, holder, final_outcome.state(), error, done).await?
         }
     };
     if !settled {
@@ -218,13 +231,41 @@ impl Settled {
                 after_cents,
             } => {
                 shown["campaign_id"] = json!(campaign_id);
-                shown["before_cents"] = json!(before_cents);
                 shown["after_cents"] = json!(after_cents);
-                shown["detail"] = json!(format!(
-                    "daily budget of campaign {campaign_id} changed from {} to {}",
-                    format_cents(*before_cents, &change.currency),
-                    format_cents(*after_cents, &change.currency),
-                ));
+                let money = |cents: i64| format_cents(cents, &change.currency);
+                let detail = if before_cents != after_cents {
+                    shown["before_cents"] = json!(before_cents);
+                    format!(
+                        "daily budget of campaign {campaign_id} changed from {} to {}",
+                        money(*before_cents),
+                        money(*after_cents),
+                    )
+                } else if change.attempts > 1 {
+                    // The writer read the target already in place on a retry: the earlier
+                    // attempt's write landed and its answer was lost (a crash). What the budget
+                    // was before is the value recorded at the first attempt, not the network's.
+                    shown["already_at_target"] = json!(true);
+                    shown["before_cents"] = json!(change.before_cents);
+                    match change.before_cents {
+                        Some(before) if before != *after_cents => format!(
+                            "daily budget of campaign {campaign_id} already at {} (changed from {}; the earlier attempt had landed)",
+                            money(*after_cents),
+                            money(before),
+                        ),
+                        _ => format!(
+                            "daily budget of campaign {campaign_id} already at {} (the earlier attempt had landed)",
+                            money(*after_cents),
+                        ),
+                    }
+                } else {
+                    shown["already_at_target"] = json!(true);
+                    shown["before_cents"] = json!(before_cents);
+                    format!(
+                        "daily budget of campaign {campaign_id} already at {}; nothing was sent",
+                        money(*after_cents),
+                    )
+                };
+                shown["detail"] = json!(detail);
             }
             Settled::NotApplied { reason } | Settled::Refused { reason } => {
                 shown["reason"] = json!(reason);
@@ -247,7 +288,11 @@ async fn ask_network(state: &AppState, change: &BudgetApplication) -> ApiResult<
         .await?
         .ok_or_else(|| ApiError::internal("a budget change without its product"))?;
     let network = change.network;
-    let source = match open_writer(state, &product, network).await {
+    let writer_row = writer_connection(&state.store, &product.id, network).await?;
+    if let Some(refused) = account_moved(state, change, writer_row.as_ref()).await? {
+        return Ok(refused);
+    }
+    let source = match open_writer(state, &product, writer_row).await {
         Ok(Some(source)) => source,
         Ok(None) => return Ok(not_connected(&product, network, change)),
         Err(error) => {
@@ -311,18 +356,19 @@ fn not_connected(product: &ProductRow, network: Network, change: &BudgetApplicat
     }
 }
 
-/// The product's connection whose kind changes budgets on `network`, opened; `None` when the
+/// The product's connection whose kind changes budgets on `network`: the one a change on that
+/// network is applied through (and which a proposal records it was raised for); `None` when the
 /// product has none usable (missing, pending or disabled).
-async fn open_writer(
-    state: &AppState,
-    product: &ProductRow,
+pub async fn writer_connection(
+    db: &Db,
+    product_id: &str,
     network: Network,
-) -> ApiResult<Option<Box<dyn Source>>> {
+) -> ApiResult<Option<(ConnectionKind, ConnectionRow)>> {
     let writers = ConnectionKind::all().filter(|kind| {
         kind.spec().changes_budgets && kind.spend().map(|s| s.network) == Some(network.as_str())
     });
     for kind in writers {
-        let Some(row) = connections::find(&state.store, &product.id, kind.as_str()).await? else {
+        let Some(row) = connections::find(db, product_id, kind.as_str()).await? else {
             continue;
         };
         if matches!(
@@ -332,13 +378,75 @@ async fn open_writer(
         ) {
             continue;
         }
-        return state
-            .sources
-            .open(state, product, &row, kind)
-            .await
-            .map(Some);
+        return Ok(Some((kind, row)));
     }
     Ok(None)
+}
+
+/// The network's own id of the ad account a budget-writing connection points at, as its
+/// connect flow stored it: the Google Ads customer id, the Meta ad account id.
+pub fn ad_account_of(row: &ConnectionRow) -> Option<String> {
+    let config: Value = serde_json::from_str(&row.config).ok()?;
+    let field = match row.kind {
+        ConnectionKind::SearchAds => "customer_id",
+        _ => "ad_account_id",
+    };
+    config[field].as_str().map(str::to_owned)
+}
+
+/// A change proposed for one connection and ad account is refused, with nothing written, when
+/// the product's connection for the network is now another one or points at another account:
+/// the human approved a change to the account the card named (issue 35). Cards raised without a
+/// connection recorded nothing and apply through whichever connection there is now.
+async fn account_moved(
+    state: &AppState,
+    change: &BudgetApplication,
+    current: Option<&(ConnectionKind, ConnectionRow)>,
+) -> ApiResult<Option<Settled>> {
+    // Without a usable connection nothing is written anyway, and the try says so.
+    let Some((_, row)) = current else {
+        return Ok(None);
+    };
+    let card = cards::find(&state.store, &Visibility::AllAccounts, &change.card_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a budget change without its card"))?;
+    let Some(proposed_connection) = card.connection_id.as_deref() else {
+        return Ok(None);
+    };
+    let proposed = card.ad_account_id.as_deref();
+    let now_points_at = ad_account_of(row);
+    let label = change.network.label();
+    let reason = if now_points_at.as_deref() != proposed {
+        format!(
+            "the product's {label} connection now points at account {}, not {}, which this change was proposed for; propose the change again for the account now connected",
+            now_points_at.as_deref().unwrap_or("(none)"),
+            proposed.unwrap_or("(none)"),
+        )
+    } else if row.id != proposed_connection {
+        format!(
+            "the product's {label} connection is not the one this change was proposed for (connection {}, not {}); propose the change again for the connection there is now",
+            row.id, proposed_connection,
+        )
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(Settled::Refused { reason }))
+}
+
+/// The writer of the connection [`writer_connection`] found, opened; `None` without one.
+async fn open_writer(
+    state: &AppState,
+    product: &ProductRow,
+    found: Option<(ConnectionKind, ConnectionRow)>,
+) -> ApiResult<Option<Box<dyn Source>>> {
+    let Some((kind, row)) = found else {
+        return Ok(None);
+    };
+    state
+        .sources
+        .open(state, product, &row, kind)
+        .await
+        .map(Some)
 }
 
 #[cfg(test)]

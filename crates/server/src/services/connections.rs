@@ -36,7 +36,8 @@ pub struct ConnectionView {
     pub last_detail: Option<String>,
     /// How deep the source has read: 0 (never), 30, 365, then 3650 (everything).
     pub backfill_days: i64,
-    /// A run is in progress; a stamp older than 15 minutes reads false.
+    /// A run is in progress; a stamp older than 15 minutes, or a run whose heartbeat stopped 45
+    /// seconds ago (its process died), reads false.
     pub syncing: bool,
     pub sync_phase: Option<String>,
     pub product_slug: String,
@@ -49,7 +50,11 @@ pub struct ConnectionView {
 
 impl ConnectionView {
     pub fn new(row: ConnectionRow, now: Timestamp) -> Self {
-        let syncing = connection::is_running(row.syncing_since.map(Timestamp::from_millis), now);
+        let syncing = connection::is_running(
+            row.syncing_since.map(Timestamp::from_millis),
+            row.sync_heartbeat_at.map(Timestamp::from_millis),
+            now,
+        );
         let stamp = |at: Option<i64>| at.map(|ms| Timestamp::from_millis(ms).to_rfc3339());
         let has_maps = row.kind.is_database();
         Self {
@@ -212,7 +217,7 @@ pub async fn sync_now(
     let now = state.clock.now();
     let days = connection::next_window_days(kind, row.backfill_days);
     store::make_due(&state.store, &row.id, now).await?;
-    if !store::claim(&state.store, &row.id, now).await? {
+    if !store::claim(&state.store, &row.id, &state.instance_id, now).await? {
         return Ok(SyncStarted {
             ok: true,
             started: false,

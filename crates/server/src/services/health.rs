@@ -331,6 +331,7 @@ mod tests {
             consecutive_failures: 0,
             next_sync_at: None,
             syncing_since: None,
+            sync_heartbeat_at: None,
             sync_phase: None,
             created_at: 0,
             event_maps: "[]".to_owned(),

@@ -1,8 +1,11 @@
-//! Sync runs: a run holds its connection's lease (`store::connections::claim`), opens the
-//! connection's [`Source`](payback_connectors::Source) through the registry, reads the window
-//! the backfill ladder says, writes the batch (`sync_batch`), and books the outcome: success
-//! deepens the backfill and schedules the next run at the kind's cadence; failure records the
-//! error and backs off. Nothing here depends on the kind beyond its row of the kind table.
+//! Sync runs: a run holds its connection's lease (`store::connections::claim`, taken for this
+//! instance, its heartbeat beaten while the run goes), opens the connection's
+//! [`Source`](payback_connectors::Source) through the registry, reads the window the backfill
+//! ladder says, writes the batch (`sync_batch`), and books the outcome: success deepens the
+//! backfill and schedules the next run, at the next pass while the ladder is unclimbed, then at
+//! the kind's cadence; failure records the error and backs off. A run killed with its process
+//! stops beating, and another instance (a restarted process is one) runs the connection again
+//! once the heartbeat is dead. Nothing here depends on the kind beyond its row of the kind table.
 //!
 //! The scheduler: every instance runs passes ([`run_due`]); a pass claims due connections one
 //! by one into the instance's free [`SyncSlots`] (`PAYBACK_SYNC_CONCURRENCY`) and runs them side
@@ -24,6 +27,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
+use crate::jobs::heartbeat;
 use crate::services::ingest::Source as IngestSource;
 use crate::services::sync_batch::{self, IngestSink};
 use crate::state::AppState;
@@ -139,7 +143,7 @@ async fn start_due(
         let Some(slot) = state.sync_slots.take() else {
             return Ok((started, false));
         };
-        if !store::claim(&state.store, &row.id, due_at).await? {
+        if !store::claim(&state.store, &row.id, &state.instance_id, due_at).await? {
             continue;
         }
         let state = state.clone();
@@ -152,8 +156,8 @@ async fn start_due(
     Ok((started, all))
 }
 
-/// Runs a sync whose lease the caller holds and books its outcome; never fails itself, so a
-/// background task can own it.
+/// Runs a sync whose lease the caller holds (claimed for `state.instance_id`) and books its
+/// outcome; never fails itself, so a background task can own it.
 pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
     let now = state.clock.now();
     let kind = row.kind;
@@ -163,7 +167,15 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
         to: now,
     };
     let limit = Duration::from_millis(u64::try_from(RUN_LIMIT_MS).unwrap_or(0));
-    let read = tokio::time::timeout(limit, read_and_write(state, &row, kind, window))
+    let (db, owner, id) = (&state.store, state.instance_id.as_str(), row.id.as_str());
+    let beating = heartbeat::while_beating(
+        state.clock.as_ref(),
+        now,
+        "sync run",
+        read_and_write(state, &row, kind, window),
+        move |at| store::heartbeat(db, id, owner, at),
+    );
+    let read = tokio::time::timeout(limit, beating)
         .await
         .unwrap_or_else(|_| {
             Err(format!(
@@ -190,12 +202,31 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
 
 async fn book(state: &AppState, row: &ConnectionRow, outcome: RunOutcome<'_>, now: Timestamp) {
     let next = match &outcome {
-        RunOutcome::Succeeded { .. } => now.plus_millis(row.kind.cadence_ms()),
+        RunOutcome::Succeeded { backfill_days, .. } => {
+            connection::next_run_after_success(row.kind, now, *backfill_days)
+        }
         RunOutcome::Failed { .. } => connection::retry_at(now, row.consecutive_failures + 1),
     };
-    if let Err(err) = store::finish(&state.store, &row.id, outcome, now, next).await {
-        // The lease runs out by itself after 15 minutes; the next pass picks the run up again.
-        tracing::error!(connection = %row.id, error = %err, "booking a sync run failed");
+    match store::finish(
+        &state.store,
+        &row.id,
+        &state.instance_id,
+        outcome,
+        now,
+        next,
+    )
+    .await
+    {
+        Ok(true) => {}
+        // The connection was disabled or removed meanwhile, or another instance took the run
+        // over (this one stopped beating for long) and books its own.
+        Ok(false) => {
+            tracing::warn!(connection = %row.id, "sync run not booked: the connection was disabled, removed or taken over")
+        }
+        // The lease dies by itself once its heartbeat does; the next pass picks the run up again.
+        Err(err) => {
+            tracing::error!(connection = %row.id, error = %err, "booking a sync run failed")
+        }
     }
 }
 

@@ -324,8 +324,8 @@ async fn one_runner_at_a_time(backend: Backend) {
     let id = connect(&app, &owner.token, KEY).await;
     let now = app.clock.now();
     let (a, b) = tokio::join!(
-        store::claim(&app.state.store, &id, now),
-        store::claim(&app.state.store, &id, now)
+        store::claim(&app.state.store, &id, "instance-a", now),
+        store::claim(&app.state.store, &id, "instance-b", now)
     );
     assert!(a.unwrap() ^ b.unwrap(), "exactly one claim wins");
     let shown = connection(&app, &owner.token).await;

@@ -372,7 +372,12 @@ async fn an_expired_run_is_taken_over(app: TestApp) {
         .await
         .unwrap()
         .expect("due");
-    // While the lease lasts nobody else may take it.
+    // While the lease lasts and its holder beats, nobody else may take it.
+    assert!(
+        leases::heartbeat(db, &first, now.plus_millis(30_000))
+            .await
+            .unwrap()
+    );
     assert!(
         leases::claim(
             db,

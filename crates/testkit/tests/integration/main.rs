@@ -15,6 +15,7 @@ mod stripe_fake;
 
 mod attribution;
 mod auth;
+mod backfill_ladder;
 mod chat;
 mod connections;
 mod conversions;
@@ -46,6 +47,7 @@ mod ingest;
 mod ingest_failures;
 mod jobs;
 mod keyword_spend;
+mod lease_recovery;
 mod mail;
 mod mapping_suggestions;
 mod mcp;
