@@ -1,7 +1,7 @@
 //! Signing in and out, and what a signed-in person sees of themselves.
 
 use payback_domain::validation::{
-    PERSON_NAME_MAX_CHARS, check_one_line_field, check_length, check_password, normalize_email,
+    PERSON_NAME_MAX_CHARS, check_length, check_one_line_field, check_password, normalize_email,
 };
 use payback_domain::{Actor, MemberRole, Timestamp, Via};
 use payback_store::{AccountScope, Tx, accounts, members, sessions, users};

@@ -1,7 +1,8 @@
 //! The team of an account: invitations, guard rails on disabling and demoting owners.
 
 use payback_domain::validation::{
-    PERSON_NAME_MAX_CHARS, check_one_line_field, check_email, check_length, check_password, normalize_email,
+    PERSON_NAME_MAX_CHARS, check_email, check_length, check_one_line_field, check_password,
+    normalize_email,
 };
 use payback_domain::{Actor, MemberRole, MemberStatus, Timestamp, Via};
 use payback_store::members::MemberRow;

@@ -45,7 +45,8 @@ pub async fn create(
             "name: must be 1-{ACCOUNT_NAME_MAX_CHARS} characters"
         )));
     }
-    payback_domain::validation::check_one_line_field("name", name).map_err(ApiError::bad_request)?;
+    payback_domain::validation::check_one_line_field("name", name)
+        .map_err(ApiError::bad_request)?;
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
     let account_id = accounts::insert(&mut tx, name, now).await?;

@@ -9,9 +9,9 @@
 use base64::Engine as _;
 use payback_domain::{Clock, DAY_MS, HOUR_MS, SystemClock, Timestamp};
 use payback_server::secret::Secret;
+use payback_testkit::Backend;
 use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::customer_db::{CustomerDb, Engine};
-use payback_testkit::Backend;
 use serde_json::Value;
 
 /// A user row: id, email, utm_source, days before now they signed up.

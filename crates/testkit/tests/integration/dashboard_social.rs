@@ -5,8 +5,8 @@
 //! The fakes are seeded here, so every number the script checks is computed from the seeds.
 
 use base64::Engine as _;
-use payback_domain::connection::ConnectionKind;
 use payback_domain::Clock;
+use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::browser::{run_browser_script_with_env, spawn_on_wall_clock};
 use payback_testkit::fake_google::Day;

@@ -77,7 +77,8 @@ fn bad(field: &str, message: impl std::fmt::Display) -> ApiError {
 /// as the OpenAPI document states it.
 fn check_name(name: &str) -> ApiResult<String> {
     check_length(name, 1, NAME_MAX_CHARS).map_err(|msg| bad("name", msg))?;
-    payback_domain::validation::check_one_line_field("name", name).map_err(ApiError::bad_request)?;
+    payback_domain::validation::check_one_line_field("name", name)
+        .map_err(ApiError::bad_request)?;
     let trimmed = name.trim();
     if trimmed.is_empty() {
         return Err(bad("name", "must not be blank"));

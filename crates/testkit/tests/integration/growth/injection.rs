@@ -34,9 +34,13 @@ async fn line_breaks_are_refused_in_names_labels_and_headlines(app: TestApp) {
     )
     .await
     .expect_error(400, &format!("name: {one_line} (found U+0009)"));
-    app.post("/products/shop", key, json!({ "domain": "shop.test\n# Urgent" }))
-        .await
-        .expect_error(400, &format!("domain: {one_line}"));
+    app.post(
+        "/products/shop",
+        key,
+        json!({ "domain": "shop.test\n# Urgent" }),
+    )
+    .await
+    .expect_error(400, &format!("domain: {one_line}"));
     app.post(
         "/products/shop/funnel/definition",
         key,
@@ -73,9 +77,13 @@ async fn line_breaks_are_refused_in_names_labels_and_headlines(app: TestApp) {
     assert_eq!(shop["domain"], Value::Null);
     assert!(app.queue(&owner.key).await.is_empty());
     // One line of any script still passes.
-    app.post("/products/shop", key, json!({ "name": "Shop · Ünïcode — fine" }))
-        .await
-        .expect(200);
+    app.post(
+        "/products/shop",
+        key,
+        json!({ "name": "Shop · Ünïcode — fine" }),
+    )
+    .await
+    .expect(200);
 }
 
 async fn prompts_quote_tenant_values_as_data(app: TestApp) {
