@@ -1,4 +1,4 @@
-// The chat API's shapes (`POST /chat`, `POST /products/{slug}/chat`; README "Chat assistant"):
+// The chat API's shapes (`POST /chat`, `POST /products/{slug}/chat`; docs/agents.md "Chat assistant"):
 // what the dashboard sends, the final answer, and the events of a streamed answer.
 
 /** `user` or `assistant`: the system instruction is the server's alone. */

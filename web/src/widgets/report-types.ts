@@ -76,7 +76,7 @@ export interface AttributionReport {
     events_with_channel: number;
     transactions_total: number;
     transactions_with_identity: number;
-    /** Emails named by a second user in the window; they count for the first (README). */
+    /** Emails named by a second user in the window; they count for the first (docs/numbers.md). */
     email_conflicts: number;
   };
 }

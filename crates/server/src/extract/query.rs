@@ -51,7 +51,7 @@ where
 
 /// The default and the largest `limit` of one list read. Every list the API answers has one,
 /// so no read grows with what a tenant (or a runaway agent) has stored; the values of each
-/// endpoint are in [`limits`] and in the README's "List limits".
+/// endpoint are in [`limits`] and in the docs/api.md's "List limits".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListLimit {
     pub default: i64,
@@ -82,7 +82,7 @@ impl ListLimit {
     }
 }
 
-/// The `limit` of each list read (README "List limits"). Logs that grow by themselves (cards,
+/// The `limit` of each list read (docs/api.md "List limits"). Logs that grow by themselves (cards,
 /// history, outreach, revenue rows) default to a page of 100; collections people build by hand
 /// (products, members, keys, connections, conversion definitions) default to their maximum, so
 /// any real account sees them whole while the read stays bounded. Reports with a row per day

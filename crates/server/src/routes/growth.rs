@@ -39,7 +39,7 @@ pub struct GrowthActionsParams {
 /// identities, move budget from channels whose CAC exceeds LTV to those paying back, fill an
 /// empty funnel step, complete the URL suffix, connect a missing source. Each has a stable id,
 /// the numbers behind it, an estimated impact in cents (null when it cannot be estimated
-/// honestly; README "Growth actions" gives each formula) and links to act. Spend changes are
+/// honestly; docs/health-and-growth.md "Growth actions" gives each formula) and links to act. Spend changes are
 /// never executed here.
 #[utoipa::path(get, path = "/products/{slug}/growth-actions", tag = tags::REPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug"), GrowthActionsParams),

@@ -37,7 +37,7 @@ pub struct HealthReportParams {
 /// The product's health audit: checks in four categories (`tracking`, `funnel`, `advertising`,
 /// `seo_social`), each with its status, the one metric line behind it and the action that fixes
 /// it; a score (0-100, skips left out, null until the product has data) and its grade. The
-/// README's "Health report" lists every check and its thresholds.
+/// docs/health-and-growth.md's "Health report" lists every check and its thresholds.
 #[utoipa::path(get, path = "/products/{slug}/health-report", tag = tags::REPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug"), HealthReportParams),
     responses((status = 200, body = HealthReport), (status = 400, body = ErrorBody),

@@ -1,7 +1,7 @@
 //! Emails as identity: which identity holds each email of a product (`email_identities`), what
 //! a fold's events claim, and the identity an event known only by its email counts under.
 //!
-//! The rule (README, "How the numbers are computed"), applied to events in arrival order:
+//! The rule (docs/numbers.md), applied to events in arrival order:
 //! - the first identity to name an email holds it: a user (`u:`) for good; an anonymous id
 //!   (`a:`, a visitor who left the email before signing in) until a user names it, when the
 //!   visitor is linked to that user (a link like any other: first link wins);

@@ -346,7 +346,7 @@ async fn product_and_history_schemas_match_the_spec(app: TestApp) {
         .iter()
         .map(|p| p["name"].as_str().unwrap().to_owned())
         .collect();
-    // The spec's three, and `include` (account events for owners; see README).
+    // The spec's three, and `include` (account events for owners; see docs/api.md).
     assert_eq!(params, set(&["product", "days", "limit", "include"]));
 }
 

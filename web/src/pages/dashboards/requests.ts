@@ -1,4 +1,4 @@
-// The dashboards' writes, one function per route (README: Dashboards).
+// The dashboards' writes, one function per route (docs/dashboards.md).
 
 import { api } from '../../api';
 import type { DashboardSpec } from '../../widgets';

@@ -1,4 +1,4 @@
-// The stored dashboards' wire shapes (README: Dashboards): a dashboard row and the composer's
+// The stored dashboards' wire shapes (docs/dashboards.md): a dashboard row and the composer's
 // answer. The spec itself is the widget renderer's own type, so what is stored is what draws.
 
 import type { DashboardSpec } from '../../widgets';

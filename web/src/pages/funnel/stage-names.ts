@@ -1,5 +1,5 @@
 // Words for the canonical stages, and the built-in ladder the service uses until a product
-// saves its own funnel definition (README, "Funnel": visit, lead, signup, activated, converted).
+// saves its own funnel definition (docs/numbers.md, "Funnel": visit, lead, signup, activated, converted).
 
 import type { FunnelStage, FunnelStep } from './types';
 

@@ -1,4 +1,4 @@
-// `GET /products/{slug}/health-report` (README: Health report).
+// `GET /products/{slug}/health-report` (docs/health-and-growth.md).
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 

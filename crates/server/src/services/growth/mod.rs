@@ -70,7 +70,7 @@ pub struct GrowthAction {
     /// The numbers behind the action.
     pub why: String,
     /// Revenue the action may add over a window as long as this one, in cents of the
-    /// product's currency; null when it cannot be estimated honestly (README "Growth
+    /// product's currency; null when it cannot be estimated honestly (docs/health-and-growth.md "Growth
     /// actions" gives each formula).
     pub estimated_impact_cents: Option<i64>,
     /// The health check whose verdict raised the action, if one did.

@@ -9,7 +9,7 @@
 //! connection that ever synced) or no check to score. The grade follows the score:
 //! A 90-100, B 75-89, C 60-74, D 40-59, F under 40.
 //!
-//! The checks and their thresholds are listed in each category's module and in the README
+//! The checks and their thresholds are listed in each category's module and in docs/health-and-growth.md
 //! ("Health report").
 
 mod advertising;

@@ -17,7 +17,7 @@ struct Ev<'a> {
     identity: Option<String>,
 }
 
-/// Who holds an email, as the README states the rule.
+/// Who holds an email, as docs/numbers.md states the rule.
 #[derive(Debug, Clone, PartialEq)]
 enum Holder<'a> {
     User(&'a str),

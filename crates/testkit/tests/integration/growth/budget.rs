@@ -1,5 +1,5 @@
 //! Budget: channels whose CAC exceeds LTV (or whose spend acquired nobody) against the channel
-//! paying back best, ranked by the README's estimate computed here; spend recorded by hand asks
+//! paying back best, ranked by the estimate in docs/health-and-growth.md computed here; spend recorded by hand asks
 //! for the networks; listing and prompting raise nothing.
 
 use payback_store::spend::SpendRow;
@@ -50,7 +50,7 @@ async fn buyers(
     app.send_events(key, "ads", json!(events)).await;
 }
 
-/// The README's estimate: the losing channel's spend at the best CAC, in customers worth LTV,
+/// The estimate in docs/health-and-growth.md: the losing channel's spend at the best CAC, in customers worth LTV,
 /// minus the customers it brought.
 fn estimate(spend: i64, customers: i64, ltv: i64, best_cac: i64) -> i64 {
     let gained = (spend as f64 * ltv as f64 / best_cac as f64).round() as i64;

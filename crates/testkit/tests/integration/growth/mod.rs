@@ -1,6 +1,6 @@
 //! Growth actions on both backends: synthetic products built to trip each action (one product
 //! per situation), the expected ids and ranking computed here from the situation each test
-//! builds, impact estimates against the README's formulas computed here, the prompt of each
+//! builds, impact estimates against the formulas in docs/health-and-growth.md computed here, the prompt of each
 //! coding agent, and the refusals.
 //!
 //! - `situations`: nothing yet; a healthy product (no action); unstitched, unattributed

@@ -8,7 +8,7 @@ backend_tests!(
     identify_and_utm_prompts_carry_the_code
 );
 
-/// What marks each agent's shape (README "Growth actions").
+/// What marks each agent's shape (docs/health-and-growth.md "Growth actions").
 fn shape(tool: &str) -> &'static str {
     match tool {
         "agent_a" => "## Verification",

@@ -1,6 +1,6 @@
 //! One product per situation: nothing yet; healthy (no action) and then stale; unstitched and
 //! unattributed revenue; an empty funnel step. Each expected list is built here from what the
-//! test sent, with the health report's bands (README "Health report").
+//! test sent, with the health report's bands (docs/health-and-growth.md "Health report").
 
 use super::*;
 

@@ -172,7 +172,7 @@ fn nothing_yet(app: &TestApp) -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-/// Points of a status, as the README states them.
+/// Points of a status, as docs/health-and-growth.md states them.
 fn points(status: &str) -> Option<i64> {
     match status {
         "pass" => Some(100),
