@@ -119,7 +119,6 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         .merge(routes::chat::router())
         .merge(limit_body(routes::connect::public(), auth_body, ""))
         .merge(routes::connect::router())
-        .merge(limit_body(routes::social::public(), auth_body, ""))
         .merge(routes::social::router())
         .merge(routes::connections::router())
         .merge(routes::databases::router())

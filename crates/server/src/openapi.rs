@@ -702,8 +702,8 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             Param("/connect/searchco/status", "state"),
             at_most(connect::STATE_MAX_CHARS),
         ),
-        // The social-network grant and the social kinds' connects (`routes/social.rs`,
-        // `services/socialco.rs`, `services/social_connect.rs`).
+        // The social-network grant (`routes/connect.rs`, `services/socialco.rs`) and the social
+        // kinds' connects (`routes/social.rs`, `services/social_connect.rs`).
         (
             Field("SocialStartRequest", "product_slug"),
             vec![Rule::Chars(1, connect::SLUG_MAX_CHARS)],
@@ -711,7 +711,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         (
             Field("SocialStartRequest", "kinds"),
             vec![
-                Rule::Items(1, social::SOCIAL_KINDS_MAX),
+                Rule::Items(1, connect::SOCIAL_KINDS_MAX),
                 Rule::Each(vec![
                     Rule::Chars(0, connect::KIND_MAX_CHARS),
                     words(

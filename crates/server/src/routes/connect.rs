@@ -1,7 +1,11 @@
-//! The search-engine grant's connect flow (start, the provider's callback, status, select) and
-//! the search-ads account's URL suffix.
+//! The grant providers' connect flow, one route set for both (`/connect/{provider}/start`,
+//! `callback`, `status`, `select`; the confirmation page is `grant_page`): each documented path
+//! has a thin handler naming its provider and its body, and the flow is written once in the
+//! `*_flow` functions over `services::grants::GrantProvider`. Also the search-ads account's URL
+//! suffix.
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -11,26 +15,33 @@ use utoipa_axum::routes;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson};
 use crate::routes::tags;
-use crate::services::grants::{CallbackOutcome, CallbackQuery, GrantClient, GrantStatus, Started};
-use crate::services::searchco::{self, Selection};
+use crate::services::grants::{
+    self, CallbackOutcome, CallbackQuery, GrantClient, GrantProvider, GrantStatus, Started,
+};
+use crate::services::searchco::{self, Searchco};
+use crate::services::socialco::{self, Socialco};
 use crate::services::url_suffix::{self, UrlSuffixReport, UrlSuffixWritten};
 use crate::state::AppState;
 use crate::views::found;
 
-/// The public callback the provider redirects the human to, and both grants' confirmation
+/// The public callbacks the providers redirect the human to, and the grants' confirmation
 /// pages (`routes/grant_page`), which `auth_url` opens first.
 pub fn public() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(callback))
+        .routes(routes!(searchco_callback))
+        .routes(routes!(socialco_callback))
         .merge(crate::routes::grant_page::router())
 }
 
 /// Routes behind a bearer.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(start))
-        .routes(routes!(status))
-        .routes(routes!(select))
+        .routes(routes!(searchco_start))
+        .routes(routes!(searchco_status))
+        .routes(routes!(searchco_select))
+        .routes(routes!(socialco_start))
+        .routes(routes!(socialco_status))
+        .routes(routes!(socialco_select))
         .merge(url_suffix_router())
 }
 
@@ -43,6 +54,62 @@ pub const CHOICE_MAX_CHARS: usize = 300;
 /// `kinds`: at most one of each of the grant's kinds, each word at most this long.
 pub const KINDS_MAX: usize = searchco::GRANT_KINDS.len();
 pub const KIND_MAX_CHARS: usize = 40;
+/// `kinds` of the social grant: at most one of each.
+pub const SOCIAL_KINDS_MAX: usize = socialco::GRANT_KINDS.len();
+
+/// `start`, for any provider.
+async fn start_flow<P: GrantProvider>(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kinds: Option<&[String]>,
+    client: Option<GrantClient>,
+) -> ApiResult<Json<Started>> {
+    let client = client.unwrap_or_default();
+    Ok(Json(
+        grants::start::<P>(state, caller, slug, kinds, client).await?,
+    ))
+}
+
+/// `callback`, for any provider: the confirming browser's cookie read, the outcome answered.
+async fn callback_flow<P: GrantProvider>(
+    state: &AppState,
+    headers: &HeaderMap,
+    query: CallbackQuery,
+) -> ApiResult<Response> {
+    let browser = query
+        .state
+        .as_deref()
+        .and_then(|token| crate::routes::grant_page::browser_cookie(headers, token));
+    let outcome = grants::provider_callback::<P>(state, query, browser.as_deref()).await?;
+    Ok(callback_response(outcome))
+}
+
+/// `status`, for any provider.
+async fn status_flow<P: GrantProvider>(
+    state: &AppState,
+    caller: &Caller,
+    query: &StatusQuery,
+) -> ApiResult<Json<GrantStatus>> {
+    let token = query.checked()?;
+    Ok(Json(
+        grants::status(state, caller, P::PROVIDER, token).await?,
+    ))
+}
+
+/// `select`, for any provider.
+async fn select_flow<P: GrantProvider>(
+    state: &AppState,
+    caller: &Caller,
+    token: &str,
+    selection: P::Selection,
+) -> ApiResult<Json<Selected>> {
+    let activated = grants::select::<P>(state, caller, token, selection).await?;
+    Ok(Json(Selected {
+        ok: true,
+        activated,
+    }))
+}
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
@@ -68,14 +135,46 @@ pub struct StartRequest {
     request_body = StartRequest,
     responses((status = 200, body = Started), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
-async fn start(
-    State(state): State<AppState>,
+async fn searchco_start(
+    state: State<AppState>,
     caller: Caller,
     ValidJson(body): ValidJson<StartRequest>,
 ) -> ApiResult<Json<Started>> {
-    let client = body.client.unwrap_or_default();
-    let started = searchco::start(&state, &caller, &body.product_slug, &body.kinds, client).await?;
-    Ok(Json(started))
+    let kinds = Some(body.kinds.as_slice());
+    start_flow::<Searchco>(&state, &caller, &body.product_slug, kinds, body.client).await
+}
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+#[serde(deny_unknown_fields)]
+pub struct SocialStartRequest {
+    /// The product the connections will belong to.
+    #[garde(length(chars, min = 1, max = SLUG_MAX_CHARS))]
+    product_slug: String,
+    /// `social_ads_a`, `social_a`; left out: both.
+    #[garde(inner(length(min = 1, max = SOCIAL_KINDS_MAX), inner(length(chars, max = KIND_MAX_CHARS))))]
+    kinds: Option<Vec<String>>,
+    /// `dashboard` (the callback redirects into the dashboard), `cli`, `mcp` or `api` (default).
+    #[garde(skip)]
+    client: Option<GrantClient>,
+}
+
+/// Starts the social-network grant (Facebook Login): a single-use state (15 minutes) and the
+/// Login dialog URL a human opens, with the permissions the chosen kinds need. 503 until the
+/// operator configured the app (`PAYBACK_SOCIALCO_CLIENT_ID`/`_SECRET`) and credential sealing
+/// (`PAYBACK_SECRET_KEY`); 403 `network_wall` when `social_ads_a` is asked for an
+/// adult-adjacent product.
+#[utoipa::path(post, path = "/connect/socialco/start", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    request_body = SocialStartRequest,
+    responses((status = 200, body = Started), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "policy wall: adult-adjacent products may not connect social_ads_a"),
+        (status = 404, body = ErrorBody), (status = 503, body = ErrorBody)))]
+async fn socialco_start(
+    state: State<AppState>,
+    caller: Caller,
+    ValidJson(body): ValidJson<SocialStartRequest>,
+) -> ApiResult<Json<Started>> {
+    let kinds = body.kinds.as_deref();
+    start_flow::<Socialco>(&state, &caller, &body.product_slug, kinds, body.client).await
 }
 
 /// Where the provider sends the human after consent (public: the browser carries no Payback
@@ -90,18 +189,31 @@ async fn start(
         (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
         (status = 400, description = "a page saying why it did not (`text/html`), or `{error}` for a path or query holding `%00`",
             content((ErrorBody = "application/json"), (String = "text/html")))))]
-async fn callback(
-    State(state): State<AppState>,
-    headers: axum::http::HeaderMap,
-    Query(query): Query<CallbackQuery>,
+async fn searchco_callback(
+    state: State<AppState>,
+    headers: HeaderMap,
+    query: Query<CallbackQuery>,
 ) -> ApiResult<Response> {
-    let browser = query
-        .state
-        .as_deref()
-        .and_then(|token| crate::routes::grant_page::browser_cookie(&headers, token));
-    Ok(callback_response(
-        searchco::callback(&state, query, browser.as_deref()).await?,
-    ))
+    callback_flow::<Searchco>(&state, &headers, query.0).await
+}
+
+/// Where Meta sends the human after the Login dialog (public; the single-use state ties it to
+/// the flow). Exchanges the code for a short-lived then a long-lived user token (sealed), lists
+/// the ad accounts and pages (with their linked Instagram business accounts) it reaches, then
+/// redirects into the dashboard (`client: dashboard`) or shows a small page. A state not
+/// confirmed on Payback's page (`auth_url`), or coming back without the cookie of the browser
+/// that confirmed it, is refused with a 400 page and the flow left as it was.
+#[utoipa::path(get, path = "/connect/socialco/callback", tag = tags::CONNECTIONS, params(CallbackQuery),
+    responses((status = 302, description = "to `{public}/#/p/{slug}/connections?socialco_state=...` for the dashboard"),
+        (status = 200, description = "a page saying the grant came through", content_type = "text/html"),
+        (status = 400, description = "a page saying why it did not (`text/html`), or `{error}` for a path or query holding `%00`",
+            content((ErrorBody = "application/json"), (String = "text/html")))))]
+async fn socialco_callback(
+    state: State<AppState>,
+    headers: HeaderMap,
+    query: Query<CallbackQuery>,
+) -> ApiResult<Response> {
+    callback_flow::<Socialco>(&state, &headers, query.0).await
 }
 
 /// The provider's redirect answered: into the dashboard, or a small page.
@@ -160,14 +272,35 @@ impl StatusQuery {
     params(StatusQuery),
     responses((status = 200, body = GrantStatus), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody)))]
-async fn status(
-    State(state): State<AppState>,
+async fn searchco_status(
+    state: State<AppState>,
     caller: Caller,
-    Query(query): Query<StatusQuery>,
+    query: Query<StatusQuery>,
 ) -> ApiResult<Json<GrantStatus>> {
-    Ok(Json(
-        searchco::status(&state, &caller, query.checked()?).await?,
-    ))
+    status_flow::<Searchco>(&state, &caller, &query.0).await
+}
+
+/// The flow's state: `pending`, then `complete` with `options` (`ad_accounts`: id, name,
+/// currency, status; `pages`: id, name, instagram_account), or `error` with the reason.
+/// Another account's state answers 404.
+#[utoipa::path(get, path = "/connect/socialco/status", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    params(StatusQuery),
+    responses((status = 200, body = GrantStatus), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
+async fn socialco_status(
+    state: State<AppState>,
+    caller: Caller,
+    query: Query<StatusQuery>,
+) -> ApiResult<Json<GrantStatus>> {
+    status_flow::<Socialco>(&state, &caller, &query.0).await
+}
+
+/// `select`'s answer, for both providers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Selected {
+    ok: bool,
+    /// The kinds now connected.
+    activated: Vec<String>,
 }
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
@@ -192,13 +325,6 @@ pub struct SelectRequest {
     search_console_site_url: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Selected {
-    ok: bool,
-    /// The kinds now connected.
-    activated: Vec<String>,
-}
-
 /// Activates what the human chose from a complete grant, once: the `search_ads` connection for
 /// the chosen account (its first sync is due at once). 404 unknown or another account's state;
 /// 409 consent not complete, ended in an error, or already selected; 400 a choice the grant
@@ -207,22 +333,53 @@ pub struct Selected {
     request_body = SelectRequest,
     responses((status = 200, body = Selected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
-async fn select(
-    State(state): State<AppState>,
+async fn searchco_select(
+    state: State<AppState>,
     caller: Caller,
     ValidJson(body): ValidJson<SelectRequest>,
 ) -> ApiResult<Json<Selected>> {
-    let selection = Selection {
+    let selection = searchco::Selection {
         ads_customer_id: body.ads_customer_id,
         analytics_a_property_id: body.analytics_a_property_id,
         tagmgr_container_path: body.tagmgr_container_path,
         search_console_site_url: body.search_console_site_url,
     };
-    let activated = searchco::select(&state, &caller, &body.state, selection).await?;
-    Ok(Json(Selected {
-        ok: true,
-        activated,
-    }))
+    select_flow::<Searchco>(&state, &caller, &body.state, selection).await
+}
+
+#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
+#[serde(deny_unknown_fields)]
+pub struct SocialSelectRequest {
+    /// The state `start` answered.
+    #[garde(length(chars, min = 1, max = STATE_MAX_CHARS))]
+    state: String,
+    /// The ad account for `social_ads_a`, digits without `act_`; optional when exactly one
+    /// active account in the product's currency was discovered.
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    ad_account_id: Option<String>,
+    /// The page for `social_a`; optional when exactly one was discovered.
+    #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
+    page_id: Option<String>,
+}
+
+/// Activates what the human chose from a complete grant, once (each connection's first sync is
+/// due at once). 404 unknown or another account's state; 409 consent not complete, ended in an
+/// error, or already selected; 400 a choice the grant does not offer, an inactive account or
+/// one in another currency; 403 `network_wall` for an adult-adjacent product's ad account.
+#[utoipa::path(post, path = "/connect/socialco/select", tag = tags::CONNECTIONS, security(("bearer" = [])),
+    request_body = SocialSelectRequest,
+    responses((status = 200, body = Selected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+async fn socialco_select(
+    state: State<AppState>,
+    caller: Caller,
+    ValidJson(body): ValidJson<SocialSelectRequest>,
+) -> ApiResult<Json<Selected>> {
+    let selection = socialco::Selection {
+        ad_account_id: body.ad_account_id,
+        page_id: body.page_id,
+    };
+    select_flow::<Socialco>(&state, &caller, &body.state, selection).await
 }
 
 /// The search-ads URL suffix routes.

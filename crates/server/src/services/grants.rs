@@ -30,8 +30,9 @@ use utoipa::ToSchema;
 
 use crate::crypto::{constant_time_eq, token_hash};
 use crate::error::{ApiError, ApiResult};
+use crate::secret::Secret;
 use crate::services::acting::{Caller, Principal};
-use crate::services::{audit, source_config};
+use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
 /// How long a started flow waits for the human.
@@ -46,6 +47,284 @@ pub struct Provider {
     pub vendor: &'static str,
     /// The prefix of its state tokens.
     pub token_prefix: &'static str,
+    /// The grant as messages name it: `search-engine grant`.
+    pub name: &'static str,
+    /// The kinds one grant may serve, in the order messages list them.
+    pub kinds: &'static [ConnectionKind],
+    /// The refusal of an empty `kinds`.
+    pub no_kinds: &'static str,
+}
+
+/// What one provider's grant brings to the shared flow: its scopes per kind, its authorization
+/// URL (with PKCE), its token exchange, its discovery of what the grant reaches, and how a
+/// selection becomes connections. `start`, `callback`, `status`, `select` and the sweep are
+/// written once over it ([`start`], [`provider_callback`], [`select`], [`revoke_abandoned`]).
+pub trait GrantProvider: Send + Sync + 'static {
+    const PROVIDER: Provider;
+    /// Payback's client at the provider.
+    type Client: Send + Sync;
+    /// What the code exchange gave.
+    type Tokens: Send + Sync;
+    /// The choices of `select`'s body.
+    type Selection: Send;
+
+    /// The client from the configuration; 503 until the operator set it up.
+    fn client(state: &AppState) -> ApiResult<Self::Client>;
+    /// The scopes a kind needs at the provider.
+    fn scopes(kind: ConnectionKind) -> &'static [&'static str];
+    /// What follows `kinds: {kind} is not available yet` (a hint, or nothing).
+    fn unavailable_hint(kind: ConnectionKind) -> String;
+    /// The provider's own checks on the product before a flow starts (a policy wall); none by
+    /// default.
+    fn admit(
+        _state: &AppState,
+        _caller: &Caller,
+        _product: &ProductRow,
+        _kinds: &[ConnectionKind],
+    ) -> impl Future<Output = ApiResult<()>> + Send {
+        async { Ok(()) }
+    }
+    /// The authorization URL for this state, with its PKCE challenge.
+    fn authorization(client: &Self::Client, consent: Consent<'_>) -> ApiResult<Authorization>;
+    /// Exchanges the code; `Err` is the reason shown to the person.
+    fn exchange(
+        client: &Self::Client,
+        code: Code<'_>,
+    ) -> impl Future<Output = Result<Self::Tokens, String>> + Send;
+    /// What the grant reaches for the kinds asked for (the status's `options`).
+    fn discover(
+        state: &AppState,
+        client: &Self::Client,
+        tokens: &Self::Tokens,
+        kinds: &[ConnectionKind],
+    ) -> impl Future<Output = Result<Value, String>> + Send;
+    /// The secret to seal.
+    fn secret(tokens: &Self::Tokens) -> Value;
+    /// The connections a selection makes; 400 a choice the grant does not offer.
+    fn activations(
+        state: &AppState,
+        caller: &Caller,
+        chosen: &Selectable,
+        selection: Self::Selection,
+    ) -> impl Future<Output = ApiResult<Vec<Activation>>> + Send;
+    /// Ends a grant at the provider (the sweep of abandoned grants); `false` when the secret
+    /// holds no token.
+    fn revoke(state: &AppState, secret: &Value) -> impl Future<Output = ApiResult<bool>> + Send;
+}
+
+/// The provider's client id and secret from the configuration; 503 naming both settings until
+/// the operator set them.
+pub fn client_credentials<'a>(
+    provider: Provider,
+    id: Option<&'a str>,
+    secret: Option<&'a Secret>,
+) -> ApiResult<(String, String)> {
+    match (id, secret) {
+        (Some(id), Some(secret)) => Ok((id.to_owned(), secret.expose().to_owned())),
+        _ => {
+            let env = provider.word.to_uppercase();
+            Err(ApiError::ServiceUnavailable(format!(
+                "the {} is not configured (set PAYBACK_{env}_CLIENT_ID and PAYBACK_{env}_CLIENT_SECRET)",
+                provider.name
+            )))
+        }
+    }
+}
+
+/// The reason shown when the grant came through but discovery failed.
+pub fn listing_failed(provider: Provider, what: &str, err: impl std::fmt::Display) -> String {
+    format!(
+        "{} granted access, but listing its {what} failed: {err}",
+        provider.vendor
+    )
+}
+
+/// What the consent asks for: the flow's state, the scopes and where to come back.
+#[derive(Debug, Clone, Copy)]
+pub struct Consent<'a> {
+    pub state: &'a str,
+    pub scopes: &'a [&'a str],
+    pub redirect: &'a str,
+}
+
+/// What the callback brings to the exchange: the code, with the redirect URL and the PKCE
+/// verifier it must be sent with, the HTTP client and the time it came back.
+#[derive(Debug, Clone, Copy)]
+pub struct Code<'a> {
+    pub http: &'a reqwest::Client,
+    pub now: Timestamp,
+    pub code: &'a str,
+    pub redirect: &'a str,
+    pub pkce_verifier: &'a str,
+}
+
+/// The provider's authorization URL and the PKCE verifier the exchange must send.
+#[derive(Debug)]
+pub struct Authorization {
+    pub url: String,
+    pub pkce_verifier: String,
+}
+
+/// The chosen kinds, checked: each one of the grant's, each with a connector in this build;
+/// left out, all of the grant's that have one.
+fn grant_kinds(
+    state: &AppState,
+    provider: Provider,
+    words: Option<&[String]>,
+    hint: impl Fn(ConnectionKind) -> String,
+) -> ApiResult<Vec<ConnectionKind>> {
+    let Some(words) = words else {
+        return Ok(provider
+            .kinds
+            .iter()
+            .copied()
+            .filter(|kind| state.sources.reads(*kind))
+            .collect());
+    };
+    if words.is_empty() {
+        return Err(ApiError::bad_request(provider.no_kinds));
+    }
+    let mut kinds = Vec::new();
+    for word in words {
+        let kind = ConnectionKind::parse(word)
+            .filter(|kind| provider.kinds.contains(kind))
+            .ok_or_else(|| {
+                let all: Vec<&str> = provider.kinds.iter().map(|kind| kind.as_str()).collect();
+                ApiError::bad_request(format!(
+                    "kinds: `{word}` is not a kind of the {} ({})",
+                    provider.name,
+                    all.join(", ")
+                ))
+            })?;
+        if !state.sources.reads(kind) {
+            return Err(ApiError::bad_request(format!(
+                "kinds: {kind} is not available yet{}",
+                hint(kind)
+            )));
+        }
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    Ok(kinds)
+}
+
+/// `POST /connect/{provider}/start`: the client (503), credential sealing (503), the product
+/// (404), the kinds (400), the provider's own checks, then the state and its consent URL.
+pub async fn start<P: GrantProvider>(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    kind_words: Option<&[String]>,
+    client: GrantClient,
+) -> ApiResult<Started> {
+    let provider_client = P::client(state)?;
+    source_config::vault(state)?;
+    let product = products::find(state, caller.scope()?, slug).await?;
+    let kinds = grant_kinds(state, P::PROVIDER, kind_words, P::unavailable_hint)?;
+    P::admit(state, caller, &product, &kinds).await?;
+    let mut scopes: Vec<&'static str> = Vec::new();
+    for scope in kinds.iter().flat_map(|kind| P::scopes(*kind)) {
+        if !scopes.contains(scope) {
+            scopes.push(scope);
+        }
+    }
+    let token = new_token(P::PROVIDER);
+    let redirect = redirect_url(state, P::PROVIDER);
+    let consent = Consent {
+        state: &token,
+        scopes: &scopes,
+        redirect: &redirect,
+    };
+    let authorization = P::authorization(&provider_client, consent)?;
+    let flow = StartedFlow {
+        token,
+        product: &product,
+        kinds: &kinds,
+        client,
+        pkce_verifier: &authorization.pkce_verifier,
+        provider_url: authorization.url,
+    };
+    record_start(state, caller, P::PROVIDER, flow).await
+}
+
+/// `GET /connect/{provider}/callback` with the provider's exchange and discovery.
+pub async fn provider_callback<P: GrantProvider>(
+    state: &AppState,
+    query: CallbackQuery,
+    browser: Option<&str>,
+) -> ApiResult<CallbackOutcome> {
+    callback(
+        state,
+        P::PROVIDER,
+        query,
+        browser,
+        |grant, code| async move { grant_from_code::<P>(state, &grant, &code).await },
+    )
+    .await
+}
+
+/// Exchanges the code and discovers what the grant reaches; `Err` is the reason shown to the
+/// person.
+async fn grant_from_code<P: GrantProvider>(
+    state: &AppState,
+    grant: &GrantState,
+    code: &str,
+) -> Result<Granted, String> {
+    let internal =
+        |err: ApiError| format!("Payback could not finish connecting ({err}); start again");
+    let client = P::client(state).map_err(internal)?;
+    let redirect = redirect_url(state, P::PROVIDER);
+    let code = Code {
+        http: &state.http,
+        now: state.clock.now(),
+        code,
+        redirect: &redirect,
+        pkce_verifier: &grant.pkce_verifier,
+    };
+    let tokens = P::exchange(&client, code).await?;
+    let kinds = kinds_of(grant);
+    let options = P::discover(state, &client, &tokens, &kinds).await?;
+    Ok(Granted {
+        secret: P::secret(&tokens),
+        options,
+    })
+}
+
+/// The kinds a flow was started for.
+fn kinds_of(grant: &GrantState) -> Vec<ConnectionKind> {
+    let words: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();
+    words
+        .iter()
+        .filter_map(|word| ConnectionKind::parse(word))
+        .collect()
+}
+
+/// `POST /connect/{provider}/select`: activates the chosen entities, once. 404 unknown state,
+/// 409 not complete (yet, or ended in an error) or already selected, 400 a choice the grant
+/// does not offer (and whatever the provider's own checks refuse).
+pub async fn select<P: GrantProvider>(
+    state: &AppState,
+    caller: &Caller,
+    token: &str,
+    selection: P::Selection,
+) -> ApiResult<Vec<String>> {
+    let chosen = selectable(state, caller, P::PROVIDER, token).await?;
+    let activations = P::activations(state, caller, &chosen, selection).await?;
+    activate(state, caller, P::PROVIDER, &chosen, activations).await
+}
+
+/// Ends an abandoned grant at the provider that issued it; `Ok(false)` for a provider or a
+/// secret without a token to revoke.
+async fn revoke_abandoned(state: &AppState, provider: &str, secret: &Value) -> ApiResult<bool> {
+    use crate::services::{searchco::Searchco, socialco::Socialco};
+    if provider == Searchco::PROVIDER.word {
+        Searchco::revoke(state, secret).await
+    } else if provider == Socialco::PROVIDER.word {
+        Socialco::revoke(state, secret).await
+    } else {
+        Ok(false)
+    }
 }
 
 /// Who the flow reports back to when the human is done: the dashboard gets a redirect into
@@ -342,12 +621,7 @@ pub async fn confirmation(
             email: grant.started_by.clone(),
         },
     };
-    let words: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();
-    let access = words
-        .iter()
-        .filter_map(|word| ConnectionKind::parse(word))
-        .map(access_of)
-        .collect();
+    let access = kinds_of(&grant).into_iter().map(access_of).collect();
     let provider_origin = grant
         .provider_url
         .as_deref()
@@ -747,11 +1021,7 @@ pub async fn selectable(
         .as_deref()
         .and_then(|text| serde_json::from_str(text).ok())
         .unwrap_or_default();
-    let words: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();
-    let kinds = words
-        .iter()
-        .filter_map(|word| ConnectionKind::parse(word))
-        .collect();
+    let kinds = kinds_of(&grant);
     Ok(Selectable {
         grant,
         product,
@@ -880,16 +1150,7 @@ pub async fn sweep_abandoned(state: &AppState, now: Timestamp) -> ApiResult<Stri
             continue;
         };
         if let Some(secret) = open_grant_secret(state, grant, credential_id).await {
-            let outcome = match grant.provider.as_str() {
-                crate::services::searchco::PROVIDER => {
-                    crate::services::searchco::revoke(state, &secret).await
-                }
-                crate::services::socialco::PROVIDER => {
-                    crate::services::socialco::revoke(state, &secret).await
-                }
-                _ => Ok(false),
-            };
-            match outcome {
+            match revoke_abandoned(state, &grant.provider, &secret).await {
                 Ok(true) => revoked += 1,
                 Ok(false) => {}
                 Err(err) => {

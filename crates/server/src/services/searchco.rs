@@ -1,34 +1,23 @@
-//! The search-engine grant (`searchco`, Google OAuth): one consent serves every kind chosen in
-//! it. `start` stores a single-use state (15 minutes) with its PKCE verifier and answers the
-//! consent URL; the provider sends the human to `callback`, which exchanges the code, seals the
-//! refresh token, discovers what the grant reaches (ad accounts and their managers) and marks
-//! the state `complete` or `error`; `status` shows it to whoever started it; `select` turns it
-//! into connections, once. A kind whose connector has not arrived is refused at `start`, so a
-//! grant never activates nothing.
+//! The search-engine grant (`searchco`, Google OAuth) as a [`GrantProvider`]: one consent
+//! serves every kind chosen in it. What is Google's own: the scope of each kind, the consent URL
+//! (offline access, PKCE), the code exchanged for a refresh token (what is sealed), discovery of
+//! the ad accounts and their managers, and the account choice. The flow itself is
+//! `services::grants`. A kind whose connector has not arrived is refused at `start`, so a grant
+//! never activates nothing.
 
-use payback_connectors::oauth::{OAuthClient, OAuthEndpoints, SEARCH_ADS_SCOPE};
+use payback_connectors::oauth::{GrantTokens, OAuthClient, OAuthEndpoints, SEARCH_ADS_SCOPE};
 use payback_connectors::search_ads::{self, AdsCustomerOption};
 use payback_domain::connection::ConnectionKind;
-use payback_store::grant_states::GrantState;
 use payback_store::products::ProductRow;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
 use crate::services::grants::{
-    self, Activation, CallbackOutcome, CallbackQuery, GrantClient, GrantStatus, Granted, Provider,
-    Started, StartedFlow,
+    self, Activation, Authorization, Code, Consent, GrantProvider, Provider, Selectable,
 };
-use crate::services::{products, source_config};
 use crate::state::AppState;
 
-/// The provider word in paths and in `grant_states`.
-pub const PROVIDER: &str = "searchco";
-pub const GOOGLE: Provider = Provider {
-    word: PROVIDER,
-    vendor: "Google",
-    token_prefix: "sc_",
-};
 /// The kinds one search-engine grant may serve.
 pub const GRANT_KINDS: [ConnectionKind; 4] = [
     ConnectionKind::AnalyticsA,
@@ -36,153 +25,34 @@ pub const GRANT_KINDS: [ConnectionKind; 4] = [
     ConnectionKind::SearchAds,
     ConnectionKind::SearchConsole,
 ];
+/// The provider word in paths and in `grant_states`, Google's name and the grant's kinds.
+pub const GOOGLE: Provider = Provider {
+    word: "searchco",
+    vendor: "Google",
+    token_prefix: "sc_",
+    name: "search-engine grant",
+    kinds: &GRANT_KINDS,
+    no_kinds: "kinds: choose at least one kind",
+};
+
+/// The search-engine grant.
+#[derive(Debug, Clone, Copy)]
+pub struct Searchco;
 
 /// The OAuth client from the configuration; 503 until the operator set it up.
 pub fn oauth_client(state: &AppState) -> ApiResult<OAuthClient> {
     let config = &state.config;
-    let (Some(id), Some(secret)) = (&config.searchco_client_id, &config.searchco_client_secret)
-    else {
-        return Err(ApiError::ServiceUnavailable(
-            "the search-engine grant is not configured (set PAYBACK_SEARCHCO_CLIENT_ID and PAYBACK_SEARCHCO_CLIENT_SECRET)"
-                .to_owned(),
-        ));
-    };
     let endpoints = OAuthEndpoints {
         auth_url: config.searchco_auth_url.clone(),
         token_url: config.searchco_token_url.clone(),
         revoke_url: config.searchco_revoke_url.clone(),
     };
-    Ok(OAuthClient::new(
-        id.clone(),
-        secret.expose().to_owned(),
-        endpoints,
-    ))
-}
-
-/// The scope a kind needs at the provider.
-fn scope_of(kind: ConnectionKind) -> &'static str {
-    match kind {
-        ConnectionKind::SearchAds => SEARCH_ADS_SCOPE,
-        ConnectionKind::AnalyticsA => "https://www.googleapis.com/auth/analytics.readonly",
-        ConnectionKind::Tagmgr => "https://www.googleapis.com/auth/tagmanager.readonly",
-        _ => "https://www.googleapis.com/auth/webmasters.readonly",
-    }
-}
-
-/// The chosen kinds, checked: each one of the grant's, each with a connector in this build.
-fn grant_kinds(state: &AppState, words: &[String]) -> ApiResult<Vec<ConnectionKind>> {
-    if words.is_empty() {
-        return Err(ApiError::bad_request("kinds: choose at least one kind"));
-    }
-    let mut kinds = Vec::new();
-    for word in words {
-        let kind = ConnectionKind::parse(word)
-            .filter(|kind| GRANT_KINDS.contains(kind))
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "kinds: `{word}` is not a kind of the search-engine grant (analytics_a, tagmgr, search_ads, search_console)"
-                ))
-            })?;
-        if !state.sources.reads(kind) {
-            return Err(ApiError::bad_request(format!(
-                "kinds: {kind} is not available yet; connect search_ads now and {kind} once it arrives"
-            )));
-        }
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    Ok(kinds)
-}
-
-/// `POST /connect/searchco/start`.
-pub async fn start(
-    state: &AppState,
-    caller: &Caller,
-    slug: &str,
-    kind_words: &[String],
-    client: GrantClient,
-) -> ApiResult<Started> {
-    let oauth = oauth_client(state)?;
-    source_config::vault(state)?;
-    let product = products::find(state, caller.scope()?, slug).await?;
-    let kinds = grant_kinds(state, kind_words)?;
-    let scopes: Vec<&str> = kinds.iter().map(|kind| scope_of(*kind)).collect();
-    let token = grants::new_token(GOOGLE);
-    let request = oauth
-        .authorization_url(&grants::redirect_url(state, GOOGLE), &scopes, &token)
-        .map_err(|err| ApiError::internal(format!("the consent URL could not be built: {err}")))?;
-    let flow = StartedFlow {
-        token,
-        product: &product,
-        kinds: &kinds,
-        client,
-        pkce_verifier: &request.pkce_verifier,
-        provider_url: request.url,
-    };
-    grants::record_start(state, caller, GOOGLE, flow).await
-}
-
-/// `GET /connect/searchco/callback`: public (the human's browser carries no credential of ours);
-/// the single-use state ties it to an account, and the cookie of the browser that confirmed it
-/// on Payback's page to the person. `browser` is the value of the confirming browser's cookie, if the request carried one.
-pub async fn callback(
-    state: &AppState,
-    query: CallbackQuery,
-    browser: Option<&str>,
-) -> ApiResult<CallbackOutcome> {
-    grants::callback(state, GOOGLE, query, browser, |grant, code| async move {
-        grant_from_code(state, &grant, &code).await
-    })
-    .await
-}
-
-/// Exchanges the code and discovers what the grant reaches; `Err` is the reason shown to the
-/// person.
-async fn grant_from_code(
-    state: &AppState,
-    grant: &GrantState,
-    code: &str,
-) -> Result<Granted, String> {
-    let internal =
-        |err: ApiError| format!("Payback could not finish connecting ({err}); start again");
-    let oauth = oauth_client(state).map_err(internal)?;
-    let tokens = oauth
-        .exchange_code(
-            &state.http,
-            &grants::redirect_url(state, GOOGLE),
-            code,
-            &grant.pkce_verifier,
-        )
-        .await
-        .map_err(|err| format!("the token exchange with Google failed: {err}"))?;
-    let Some(refresh_token) = tokens.refresh_token else {
-        return Err("Google gave no refresh token; remove Payback's access in your Google account's security settings, then connect again".to_owned());
-    };
-    let kinds: Vec<String> = serde_json::from_str(&grant.kinds).unwrap_or_default();
-    let mut options = json!({});
-    if kinds
-        .iter()
-        .any(|kind| kind == ConnectionKind::SearchAds.as_str())
-    {
-        let (api_base_url, developer_token) = ads_api(state).map_err(internal)?;
-        let customers = search_ads::discover_customers(
-            &state.http,
-            &api_base_url,
-            &developer_token,
-            &oauth,
-            &refresh_token,
-        )
-        .await
-        .map_err(|err| {
-            format!("Google granted access, but listing its Google Ads accounts failed: {err}")
-        })?;
-        options["ads_customers"] = json!(customers);
-    }
-    Ok(Granted {
-        secret: json!({ "refresh_token": refresh_token }),
-        options,
-    })
+    let (id, secret) = grants::client_credentials(
+        GOOGLE,
+        config.searchco_client_id.as_deref(),
+        config.searchco_client_secret.as_ref(),
+    )?;
+    Ok(OAuthClient::new(id, secret, endpoints))
 }
 
 /// The ads API's base URL and Payback's developer token; 503 without the token.
@@ -204,11 +74,6 @@ pub fn ads_api(state: &AppState) -> ApiResult<(String, String)> {
     Ok((base, token.expose().to_owned()))
 }
 
-/// `GET /connect/searchco/status`: 404 for another account's state or an unknown one.
-pub async fn status(state: &AppState, caller: &Caller, token: &str) -> ApiResult<GrantStatus> {
-    grants::status(state, caller, GOOGLE, token).await
-}
-
 /// `POST /connect/searchco/select`'s choices.
 #[derive(Debug, Default)]
 pub struct Selection {
@@ -218,54 +83,143 @@ pub struct Selection {
     pub search_console_site_url: Option<String>,
 }
 
-/// `POST /connect/searchco/select`: activates the chosen entities, once. 404 unknown state,
-/// 409 not complete (yet, or ended in an error) or already selected, 400 a choice the grant
-/// does not offer.
-pub async fn select(
-    state: &AppState,
-    caller: &Caller,
-    token: &str,
-    selection: Selection,
-) -> ApiResult<Vec<String>> {
-    let chosen = grants::selectable(state, caller, GOOGLE, token).await?;
-    for (field, given) in [
-        (
-            "analytics_a_property_id",
-            &selection.analytics_a_property_id,
-        ),
-        ("tagmgr_container_path", &selection.tagmgr_container_path),
-        (
-            "search_console_site_url",
-            &selection.search_console_site_url,
-        ),
-    ] {
-        if given.is_some() {
-            return Err(ApiError::bad_request(format!(
-                "{field}: that kind was not part of this grant"
-            )));
+impl GrantProvider for Searchco {
+    const PROVIDER: Provider = GOOGLE;
+    type Client = OAuthClient;
+    /// The refresh token.
+    type Tokens = String;
+    type Selection = Selection;
+
+    fn client(state: &AppState) -> ApiResult<OAuthClient> {
+        oauth_client(state)
+    }
+
+    fn scopes(kind: ConnectionKind) -> &'static [&'static str] {
+        match kind {
+            ConnectionKind::SearchAds => &[SEARCH_ADS_SCOPE],
+            ConnectionKind::AnalyticsA => &["https://www.googleapis.com/auth/analytics.readonly"],
+            ConnectionKind::Tagmgr => &["https://www.googleapis.com/auth/tagmanager.readonly"],
+            _ => &["https://www.googleapis.com/auth/webmasters.readonly"],
         }
     }
-    let customers: Vec<AdsCustomerOption> =
-        serde_json::from_value(chosen.options["ads_customers"].clone()).unwrap_or_default();
-    let customer = choose_customer(
-        &customers,
-        selection.ads_customer_id.as_deref(),
-        &chosen.product,
-    )?;
-    let activation = Activation {
-        kind: ConnectionKind::SearchAds,
-        config: json!({
-            "customer_id": customer.customer_id,
-            "login_customer_id": customer.login_customer_id,
-            "customer_name": customer.descriptive_name,
-            "currency": customer.currency_code,
-        }),
-        audit: json!({
-            "customer_id": customer.customer_id,
-            "login_customer_id": customer.login_customer_id,
-        }),
-    };
-    grants::activate(state, caller, GOOGLE, &chosen, vec![activation]).await
+
+    fn unavailable_hint(kind: ConnectionKind) -> String {
+        format!("; connect search_ads now and {kind} once it arrives")
+    }
+
+    fn authorization(client: &OAuthClient, consent: Consent<'_>) -> ApiResult<Authorization> {
+        let request = client
+            .authorization_url(consent.redirect, consent.scopes, consent.state)
+            .map_err(|err| {
+                ApiError::internal(format!("the consent URL could not be built: {err}"))
+            })?;
+        Ok(Authorization {
+            url: request.url,
+            pkce_verifier: request.pkce_verifier,
+        })
+    }
+
+    async fn exchange(oauth: &OAuthClient, code: Code<'_>) -> Result<String, String> {
+        match oauth
+            .exchange_code(code.http, code.redirect, code.code, code.pkce_verifier)
+            .await
+        {
+            Ok(GrantTokens {
+                refresh_token: Some(refresh_token),
+                ..
+            }) => Ok(refresh_token),
+            Ok(_) => Err("Google gave no refresh token; remove Payback's access in your Google account's security settings, then connect again".to_owned()),
+            Err(err) => Err(format!("the token exchange with Google failed: {err}")),
+        }
+    }
+
+    async fn discover(
+        state: &AppState,
+        client: &OAuthClient,
+        refresh_token: &String,
+        kinds: &[ConnectionKind],
+    ) -> Result<Value, String> {
+        let mut options = json!({});
+        if kinds.contains(&ConnectionKind::SearchAds) {
+            let (api_base_url, developer_token) = ads_api(state).map_err(|err| {
+                format!("Payback could not finish connecting ({err}); start again")
+            })?;
+            let customers = search_ads::discover_customers(
+                &state.http,
+                &api_base_url,
+                &developer_token,
+                client,
+                refresh_token,
+            )
+            .await
+            .map_err(|err| grants::listing_failed(GOOGLE, "Google Ads accounts", err))?;
+            options["ads_customers"] = json!(customers);
+        }
+        Ok(options)
+    }
+
+    fn secret(refresh_token: &String) -> Value {
+        json!({ "refresh_token": refresh_token })
+    }
+
+    /// The `search_ads` connection for the chosen account; the other kinds' choices are
+    /// refused (their connectors have not arrived, so `start` never takes them).
+    async fn activations(
+        _state: &AppState,
+        _caller: &Caller,
+        chosen: &Selectable,
+        selection: Selection,
+    ) -> ApiResult<Vec<Activation>> {
+        for (field, given) in [
+            (
+                "analytics_a_property_id",
+                &selection.analytics_a_property_id,
+            ),
+            ("tagmgr_container_path", &selection.tagmgr_container_path),
+            (
+                "search_console_site_url",
+                &selection.search_console_site_url,
+            ),
+        ] {
+            if given.is_some() {
+                return Err(ApiError::bad_request(format!(
+                    "{field}: that kind was not part of this grant"
+                )));
+            }
+        }
+        let customers: Vec<AdsCustomerOption> =
+            serde_json::from_value(chosen.options["ads_customers"].clone()).unwrap_or_default();
+        let customer = choose_customer(
+            &customers,
+            selection.ads_customer_id.as_deref(),
+            &chosen.product,
+        )?;
+        Ok(vec![Activation {
+            kind: ConnectionKind::SearchAds,
+            config: json!({
+                "customer_id": customer.customer_id,
+                "login_customer_id": customer.login_customer_id,
+                "customer_name": customer.descriptive_name,
+                "currency": customer.currency_code,
+            }),
+            audit: json!({
+                "customer_id": customer.customer_id,
+                "login_customer_id": customer.login_customer_id,
+            }),
+        }])
+    }
+
+    /// The refresh token revoked at Google.
+    async fn revoke(state: &AppState, secret: &Value) -> ApiResult<bool> {
+        let Some(token) = secret["refresh_token"].as_str() else {
+            return Ok(false);
+        };
+        oauth_client(state)?
+            .revoke(&state.http, token)
+            .await
+            .map_err(|err| ApiError::BadGateway(format!("revoking at Google failed: {err}")))?;
+        Ok(true)
+    }
 }
 
 /// The ad account to connect: the one named (dashes stripped), or the only one there is.
@@ -325,17 +279,4 @@ fn choose_customer<'a>(
         )));
     }
     Ok(customer)
-}
-
-/// Ends a grant at Google: its refresh token revoked (the sweep of abandoned grants).
-pub async fn revoke(state: &AppState, secret: &Value) -> ApiResult<bool> {
-    let Some(token) = secret["refresh_token"].as_str() else {
-        return Ok(false);
-    };
-    let oauth = oauth_client(state)?;
-    oauth
-        .revoke(&state.http, token)
-        .await
-        .map_err(|err| ApiError::BadGateway(format!("revoking at Google failed: {err}")))?;
-    Ok(true)
 }
