@@ -19,8 +19,8 @@ use payback_connectors::{
 use payback_domain::SystemClock;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::snapshot_metric::SEARCH_CLICKS;
-use payback_server::services::sources::{OpenFuture, OpenSource};
 use payback_server::services::sync;
+use payback_server::state::{OpenFuture, OpenSource};
 use payback_server::{AppState, Config};
 use payback_store::connections::{self, NewConnection};
 use payback_store::products::{self, NewProduct};

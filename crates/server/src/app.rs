@@ -28,9 +28,8 @@ use crate::openapi::ApiDoc;
 use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
-use crate::services::sources::SourceRegistry;
-use crate::services::sync::SyncSlots;
-use crate::state::AppState;
+use crate::services::sources;
+use crate::state::{AppState, SyncSlots};
 
 /// Connects and migrates the database and builds the mailer.
 pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppState, ApiError> {
@@ -64,7 +63,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         config: Arc::new(config),
         clock,
         mailer,
-        sources: SourceRegistry::built_in(),
+        sources: sources::built_in(),
         sync_slots,
         credentials,
         passwords: Passwords::per_core(),
@@ -130,7 +129,7 @@ pub fn router(state: AppState) -> Router {
     let (api, mut openapi) = api_routes(&state.config, &state.limiters).split_for_parts();
     crate::openapi::document_refused_nul(&mut openapi);
     crate::openapi::document_constraints(&mut openapi);
-    crate::rate_limit::document_retry_after(&mut openapi);
+    crate::openapi::document_retry_after(&mut openapi);
     let openapi_route = Router::new()
         .route("/openapi.json", get(routes::system::openapi))
         .with_state(Arc::new(openapi));

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod demo_data;
 pub mod error;
 pub mod extract;
+pub mod input;
 pub mod jobs;
 pub mod mail;
 pub mod mcp;

@@ -23,14 +23,13 @@ use utoipa::openapi::schema::{
     SchemaType, Type,
 };
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{ContentBuilder, OpenApi, Ref, RefOr, ResponseBuilder};
+use utoipa::openapi::{ContentBuilder, Header, OpenApi, Ref, RefOr, ResponseBuilder};
 
-use crate::extract::{ListLimit, Window, limits};
+use crate::input::{ListLimit, Window, limits};
 use crate::routes;
-use crate::services::sources::SourceRegistry;
 use crate::services::{
     attribution, chat, conversions, database_env, databases as databases_service, funnel, ingest,
-    searchco, signup, socialco,
+    searchco, signup, socialco, sources,
 };
 
 #[derive(utoipa::OpenApi)]
@@ -86,6 +85,31 @@ pub fn document_refused_nul(openapi: &mut OpenApi) {
             .responses
             .entry("400".to_owned())
             .or_insert_with(|| refused.clone().into());
+    }
+}
+
+/// States on every documented 429 the `Retry-After` header
+/// [`ApiError::TooManyRequests`](crate::error::ApiError::TooManyRequests) sends with it, so no
+/// route has to repeat it.
+pub fn document_retry_after(openapi: &mut OpenApi) {
+    let schema = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(1))
+        .build();
+    let mut header = Header::new(schema);
+    header.description = Some(
+        "Whole seconds until a request passes again; the same N as the message's \
+         \"try again in N s\"."
+            .to_owned(),
+    );
+    let operations = openapi.paths.paths.values_mut().flat_map(operations_of);
+    for operation in operations {
+        if let Some(RefOr::T(limited)) = operation.responses.responses.get_mut("429") {
+            limited
+                .headers
+                .insert("Retry-After".to_owned(), RefOr::T(header.clone()));
+        }
     }
 }
 
@@ -281,10 +305,9 @@ fn plain_name() -> Vec<Rule> {
 
 /// Every rule the server checks of a request body, query or path, where the schema states it.
 fn rules() -> Vec<(At, Vec<Rule>)> {
+    use crate::input::rules::{distribution, spend};
     use At::{Field, Param, Schema};
-    use routes::{
-        auth, connect, connections, databases, distribution, history, queue, social, spend,
-    };
+    use routes::{auth, connect, connections, databases, history, queue, social};
 
     let mut rules = vec![
         // Account access (`routes/auth.rs`, `services/signup.rs`, `sessions.rs`, `team.rs`,
@@ -527,7 +550,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             vec![
                 Rule::Chars(0, distribution::TEXT_MAX_CHARS),
                 Rule::Format(SchemaFormat::Custom("uri".to_owned())),
-                Rule::Pattern(routes::rules::WEB_URL_PATTERN.to_owned()),
+                Rule::Pattern(crate::input::rules::WEB_URL_PATTERN.to_owned()),
             ],
         ),
         (
@@ -688,7 +711,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                     words(
                         searchco::GRANT_KINDS
                             .iter()
-                            .filter(|kind| SourceRegistry::built_in().reads(**kind))
+                            .filter(|kind| sources::built_in().reads(**kind))
                             .map(|kind| kind.as_str()),
                     ),
                 ]),
@@ -717,7 +740,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                     words(
                         socialco::GRANT_KINDS
                             .iter()
-                            .filter(|kind| SourceRegistry::built_in().reads(**kind))
+                            .filter(|kind| sources::built_in().reads(**kind))
                             .map(|kind| kind.as_str()),
                     ),
                 ]),
@@ -771,7 +794,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             Field("SocialPageRequest", "page_id"),
             vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
-        // Reads (`extract/query.rs`: `Window`, `limits`; `services/attribution.rs`,
+        // Reads (`input/window.rs`: `Window`, `limits`; `services/attribution.rs`,
         // `routes/history.rs`) and the kinds a connection path names (`domain/src/source_kind.rs`).
         (Param("/history", "days"), days()),
         (Param("/history", "limit"), limit(limits::WINDOW)),

@@ -10,7 +10,7 @@
 //!
 //! - Per account (`PAYBACK_CHAT_PER_MINUTE`) and per credential (`PAYBACK_CHAT_KEY_PER_MINUTE`)
 //!   on the chat routes, and the conversations under way per account
-//!   (`PAYBACK_CHAT_CONCURRENT`, `services::chat::limits::ConversationSlots`): the chat service
+//!   (`PAYBACK_CHAT_CONCURRENT`, [`ConversationSlots`]): the chat service
 //!   checks them before it asks the model gateway anything.
 //!
 //! Every limiter lives in memory, per instance, in [`Limiters`] (held by `AppState`).
@@ -20,9 +20,10 @@
 //! `X-Forwarded-For` is believed; from any other peer the header is ignored, since a client can
 //! send whatever it likes there.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -38,13 +39,10 @@ use tower_governor::GovernorLayer;
 use tower_governor::errors::GovernorError;
 use tower_governor::governor::{GovernorConfig, GovernorConfigBuilder};
 use tower_governor::key_extractor::KeyExtractor;
-use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
-use utoipa::openapi::{Header, OpenApi, RefOr};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::config::Config;
 use crate::error::{ApiError, ApiResult};
-use crate::services::chat::limits::ConversationSlots;
 
 /// The window of the per-email login limit.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(15 * 60);
@@ -223,34 +221,6 @@ fn too_many_from_address(err: GovernorError, per_minute: u32) -> Response<Body> 
             .into_response()
         }
         other => ApiError::internal(other).into_response(),
-    }
-}
-
-/// States on every documented 429 the `Retry-After` header [`ApiError::TooManyRequests`] sends
-/// with it, so no route has to repeat it.
-pub fn document_retry_after(openapi: &mut OpenApi) {
-    let schema = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-        .minimum(Some(1))
-        .build();
-    let mut header = Header::new(schema);
-    header.description = Some(
-        "Whole seconds until a request passes again; the same N as the message's \
-         \"try again in N s\"."
-            .to_owned(),
-    );
-    let operations = openapi
-        .paths
-        .paths
-        .values_mut()
-        .flat_map(crate::openapi::operations_of);
-    for operation in operations {
-        if let Some(RefOr::T(limited)) = operation.responses.responses.get_mut("429") {
-            limited
-                .headers
-                .insert("Retry-After".to_owned(), RefOr::T(header.clone()));
-        }
     }
 }
 
@@ -468,6 +438,91 @@ fn nonzero(n: u32) -> NonZeroU32 {
     NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
 }
 
+/// `Retry-After` of a refusal for too many conversations at once: conversations mostly end
+/// within seconds (at most the 60 s time budget), and nothing tells when one will.
+const BUSY_RETRY_AFTER_SECS: u64 = 5;
+
+/// The conversations under way, per account, at most `per_account` each (the chat service takes
+/// one per conversation: `services::chat::admit`). Held in [`Limiters`], per instance.
+#[derive(Clone)]
+pub struct ConversationSlots {
+    per_account: usize,
+    taken: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl std::fmt::Debug for ConversationSlots {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConversationSlots")
+            .field("per_account", &self.per_account)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ConversationSlots {
+    pub fn new(per_account: usize) -> Self {
+        Self {
+            per_account: per_account.max(1),
+            taken: Arc::default(),
+        }
+    }
+
+    pub fn per_account(&self) -> usize {
+        self.per_account
+    }
+
+    fn lock(taken: &Mutex<HashMap<String, usize>>) -> MutexGuard<'_, HashMap<String, usize>> {
+        // A count is a plain number, whole after any panic: a poisoned lock holds it intact.
+        taken.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// One more conversation for `account`, held until the returned slot is dropped (however
+    /// the conversation ends); 429 when the account already has `per_account` under way.
+    pub fn take(&self, account: &str) -> ApiResult<ConversationSlot> {
+        let mut taken = Self::lock(&self.taken);
+        let count = taken.entry(account.to_owned()).or_insert(0);
+        if *count >= self.per_account {
+            return Err(ApiError::TooManyRequests {
+                message: format!(
+                    "too many conversations under way for this account: at most {} at once; \
+                     try again in {BUSY_RETRY_AFTER_SECS} s",
+                    self.per_account
+                ),
+                retry_after_secs: BUSY_RETRY_AFTER_SECS,
+            });
+        }
+        *count += 1;
+        Ok(ConversationSlot {
+            account: account.to_owned(),
+            taken: Arc::clone(&self.taken),
+        })
+    }
+
+    /// Conversations under way for `account`.
+    pub fn under_way(&self, account: &str) -> usize {
+        Self::lock(&self.taken).get(account).copied().unwrap_or(0)
+    }
+}
+
+/// One conversation's place among its account's; given back on drop.
+#[derive(Debug)]
+pub struct ConversationSlot {
+    account: String,
+    taken: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for ConversationSlot {
+    fn drop(&mut self) {
+        let mut taken = ConversationSlots::lock(&self.taken);
+        if let Some(count) = taken.get_mut(&self.account) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                // Accounts with nothing under way are forgotten, so the map stays small.
+                taken.remove(&self.account);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // a failing unwrap is the test's failure message
 mod tests {
@@ -615,5 +670,24 @@ mod tests {
         assert!(err.to_string().contains("for this account"), "{err}");
         assert_eq!(config.chat_concurrent, 3);
         assert_eq!(limiters.chat_conversations.per_account(), 3);
+    }
+
+    #[test]
+    fn slots_are_per_account_and_given_back_on_drop() {
+        let slots = ConversationSlots::new(2);
+        let first = slots.take("a").unwrap();
+        let _second = slots.take("a").unwrap();
+        let refused = slots.take("a").unwrap_err();
+        assert!(matches!(
+            refused,
+            ApiError::TooManyRequests {
+                retry_after_secs: BUSY_RETRY_AFTER_SECS,
+                ..
+            }
+        ));
+        let _other = slots.take("b").unwrap();
+        drop(first);
+        assert_eq!(slots.under_way("a"), 1);
+        let _third = slots.take("a").unwrap();
     }
 }

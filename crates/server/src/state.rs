@@ -1,18 +1,31 @@
 //! Everything a request handler may touch, passed explicitly; there is no global state.
+//!
+//! The state's own parts live here or below it (configuration, limiters, mail), never in
+//! `services`: the services are what the state is handed to. The two that services fill or
+//! drain are defined here for that reason: the [`SourceRegistry`] (`services::sources` registers
+//! the built-in openers) and the [`SyncSlots`] (`services::sync` runs in them).
 
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
+use payback_connectors::Source;
 use payback_domain::Clock;
+use payback_domain::connection::ConnectionKind;
 use payback_store::Db;
+use payback_store::connections::ConnectionRow;
 use payback_store::ingest::IngestWriter;
+use payback_store::products::ProductRow;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::Config;
 use crate::crypto::Passwords;
+use crate::error::{ApiError, ApiResult};
 use crate::mail::Mailer;
 use crate::rate_limit::Limiters;
 use crate::secrets::CredentialBox;
-use crate::services::sources::SourceRegistry;
-use crate::services::sync::SyncSlots;
 
 #[derive(Clone, Debug)]
 pub struct AppState {
@@ -39,4 +52,85 @@ pub struct AppState {
     pub http: reqwest::Client,
     /// The in-memory rate limiters (per address, per write key, per login email).
     pub limiters: Limiters,
+}
+
+pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = ApiResult<Box<dyn Source>>> + Send + 'a>>;
+
+/// Opens one kind's stored connections.
+pub trait OpenSource: Send + Sync {
+    fn open<'a>(
+        &'a self,
+        state: &'a AppState,
+        product: &'a ProductRow,
+        row: &'a ConnectionRow,
+    ) -> OpenFuture<'a>;
+}
+
+/// The kinds this process can read, each with its opener: for each kind that has a connector,
+/// how a stored connection becomes a [`Source`]. Sync runs, tests and disconnects reach a kind
+/// only through here, so a new kind is one registration (`services::sources::built_in`), and a
+/// test can register a fake through the same path.
+#[derive(Clone, Default)]
+pub struct SourceRegistry {
+    by_kind: HashMap<ConnectionKind, Arc<dyn OpenSource>>,
+}
+
+impl fmt::Debug for SourceRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut kinds: Vec<&str> = self.by_kind.keys().map(|kind| kind.as_str()).collect();
+        kinds.sort_unstable();
+        f.debug_struct("SourceRegistry")
+            .field("kinds", &kinds)
+            .finish()
+    }
+}
+
+impl SourceRegistry {
+    /// Whether this process has a connector for `kind`.
+    pub fn reads(&self, kind: ConnectionKind) -> bool {
+        self.by_kind.contains_key(&kind)
+    }
+
+    /// Registers `opener` for `kind`, replacing any other.
+    pub fn register(&mut self, kind: ConnectionKind, opener: Arc<dyn OpenSource>) {
+        self.by_kind.insert(kind, opener);
+    }
+
+    /// The connection made usable; 400 when no connector reads its kind.
+    pub async fn open(
+        &self,
+        state: &AppState,
+        product: &ProductRow,
+        row: &ConnectionRow,
+        kind: ConnectionKind,
+    ) -> ApiResult<Box<dyn Source>> {
+        let opener = self
+            .by_kind
+            .get(&kind)
+            .ok_or_else(|| ApiError::bad_request(format!("no connector for kind {kind}")))?;
+        opener.open(state, product, row).await
+    }
+}
+
+/// This instance's sync runs under way: at most `PAYBACK_SYNC_CONCURRENCY` at once, whichever
+/// pass started them (a run a pass left going still holds its slot). "Sync now" starts its run
+/// outside them: one click, one run, and the connection's lease keeps it single.
+#[derive(Clone, Debug)]
+pub struct SyncSlots(Arc<Semaphore>);
+
+impl SyncSlots {
+    /// `concurrency` slots, at least one.
+    pub fn new(concurrency: usize) -> Self {
+        Self(Arc::new(Semaphore::new(concurrency.max(1))))
+    }
+
+    /// Slots free now.
+    pub(crate) fn free(&self) -> usize {
+        self.0.available_permits()
+    }
+
+    /// A free slot, held until the permit is dropped; `None` when all are taken.
+    pub(crate) fn take(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.0).try_acquire_owned().ok()
+    }
 }

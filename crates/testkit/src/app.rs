@@ -408,21 +408,67 @@ impl TestApp {
         slug: &str,
         body: Value,
     ) -> String {
+        let id = self.raise_proposal(proposer, slug, body).await;
+        self.approve_card(&owner.token, &id).await;
+        id
+    }
+
+    /// Raises the proposal `body` on `slug` through `proposer` (an agent's key or a person's
+    /// session); it must be accepted to wait for a human (202). Answers the card's id.
+    pub async fn raise_proposal(&self, proposer: &str, slug: &str, body: Value) -> String {
         let reply = self
             .post(&format!("/products/{slug}/proposals"), Some(proposer), body)
             .await;
-        let id = reply.expect(202)["proposal_id"]
+        reply.expect(202)["proposal_id"]
             .as_str()
             .expect("proposal_id")
-            .to_owned();
-        self.post(
-            &format!("/queue/{id}/approve"),
-            Some(&owner.token),
-            json!({}),
-        )
-        .await
-        .expect(200);
-        id
+            .to_owned()
+    }
+
+    /// `token` approves the card `id`; the approval must be accepted (200).
+    pub async fn approve_card(&self, token: &str, id: &str) {
+        self.post(&format!("/queue/{id}/approve"), Some(token), json!({}))
+            .await
+            .expect(200);
+    }
+
+    /// Sends `token`'s approval of the card `id` on a task of its own and answers the task, so
+    /// the test can cut the request while the network is being asked (a crash: `abort`) or
+    /// await its reply later.
+    pub fn approve_in_background(
+        &self,
+        token: &str,
+        id: &str,
+    ) -> tokio::task::JoinHandle<reqwest::Result<reqwest::Response>> {
+        let approving = self
+            .client
+            .post(self.url(&format!("/queue/{id}/approve")))
+            .bearer_auth(token)
+            .json(&json!({}))
+            .send();
+        tokio::spawn(approving)
+    }
+
+    /// The card `id` as `GET /queue?status=<status>` lists it to `token`; panics when it is not
+    /// listed there.
+    pub async fn queue_card(&self, token: &str, status: &str, id: &str) -> Value {
+        let reply = self
+            .get(&format!("/queue?status={status}"), Some(token))
+            .await;
+        reply
+            .expect(200)
+            .as_array()
+            .expect("queue array")
+            .iter()
+            .find(|card| card["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("card {id} is not {status}"))
+    }
+
+    /// The `execution` of the approved card `id` as `token` sees it: the state of its budget
+    /// change (applying, applied, refused) with the amounts and the reason.
+    pub async fn approved_execution(&self, token: &str, id: &str) -> Value {
+        self.queue_card(token, "approved", id).await["execution"].clone()
     }
 }
 

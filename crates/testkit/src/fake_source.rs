@@ -13,7 +13,7 @@ use payback_connectors::{
 use payback_domain::Clock;
 use payback_domain::connection::ConnectionKind;
 use payback_server::AppState;
-use payback_server::services::sources::{OpenFuture, OpenSource};
+use payback_server::state::{OpenFuture, OpenSource};
 use payback_store::connections::ConnectionRow;
 use payback_store::products::ProductRow;
 
@@ -40,7 +40,7 @@ struct Script {
 pub struct FakeSource {
     kind: ConnectionKind,
     script: Arc<Mutex<Script>>,
-    budgets: Option<crate::RecordingBudgets>,
+    budgets: Option<Arc<dyn BudgetWriter>>,
 }
 
 impl FakeSource {
@@ -54,8 +54,15 @@ impl FakeSource {
     }
 
     /// The same source, changing budgets through `budgets` (an ad network's kind).
-    pub fn with_budgets(mut self, budgets: crate::RecordingBudgets) -> Self {
-        self.budgets = Some(budgets);
+    pub fn with_budgets(self, budgets: crate::RecordingBudgets) -> Self {
+        self.with_budget_writer(budgets)
+    }
+
+    /// The same source, changing budgets through `writer`: a test's own fake network, when
+    /// [`crate::RecordingBudgets`] cannot play what the test needs (a write that never answers,
+    /// a network the test holds back).
+    pub fn with_budget_writer(mut self, writer: impl BudgetWriter + 'static) -> Self {
+        self.budgets = Some(Arc::new(writer));
         self
     }
 
@@ -143,9 +150,7 @@ impl Source for FakeSource {
     }
 
     fn budgets(&self) -> Option<&dyn BudgetWriter> {
-        self.budgets
-            .as_ref()
-            .map(|budgets| budgets as &dyn BudgetWriter)
+        self.budgets.as_deref()
     }
 }
 

@@ -9,4 +9,4 @@ pub mod query;
 
 pub use auth::{Caller, Owner, Person, Principal, SessionCaller};
 pub use json::{BeaconJson, Json, ValidJson};
-pub use query::{LimitParams, ListLimit, Query, Window, limits};
+pub use query::Query;

@@ -9,9 +9,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, LimitParams, Query, ValidJson, limits};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::input::rules::secret_within;
+use crate::input::{LimitParams, limits};
 use crate::pending_events;
-use crate::routes::rules::secret_within;
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::connections::{

@@ -7,8 +7,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, ValidJson, Window};
-use crate::routes::rules::{not_blank, one_line, web_url};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::input::Window;
+use crate::input::rules::distribution::{
+    CAMPAIGN_MAX_CHARS, LABEL_MAX_CHARS, PRODUCT_SLUG_MAX_CHARS, TEXT_MAX_CHARS,
+};
+use crate::input::rules::{not_blank, one_line, web_url};
 use crate::routes::tags;
 use crate::services::distribution::{self, DistributionList, EntryInput};
 use crate::state::AppState;
@@ -18,15 +22,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(record))
         .routes(routes!(list))
 }
-
-/// `productSlug`, in characters (a slug is at most this long).
-pub const PRODUCT_SLUG_MAX_CHARS: usize = payback_domain::validation::SLUG_MAX_CHARS;
-/// `channel` and `kind`, in characters.
-pub const LABEL_MAX_CHARS: usize = 80;
-/// `url` and `note`, in characters.
-pub const TEXT_MAX_CHARS: usize = 2000;
-/// `utmCampaign`, in characters.
-pub const CAMPAIGN_MAX_CHARS: usize = 200;
 
 /// The spec spells these fields in camelCase; the Rust names match the wire so that validation
 /// errors name the field the caller sent.

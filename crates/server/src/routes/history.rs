@@ -8,7 +8,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, Window};
+use crate::extract::{Caller, Json, Query};
+use crate::input::Window;
 use crate::routes::tags;
 use crate::services::audit::{self, HistoryEvent, HistoryScope};
 use crate::services::products;

@@ -7,7 +7,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, LimitParams, Query, limits};
+use crate::extract::{Caller, Json, Query};
+use crate::input::{LimitParams, limits};
 use crate::routes::tags;
 use crate::services::keys::{self, ApiKeyItem, CreatedKey};
 use crate::state::AppState;

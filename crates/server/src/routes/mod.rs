@@ -21,7 +21,6 @@ pub mod payback;
 pub mod policy;
 pub mod products;
 pub mod queue;
-pub(crate) mod rules;
 pub mod series;
 pub mod snippet;
 pub mod social;

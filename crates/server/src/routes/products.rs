@@ -10,7 +10,8 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::json::double_option;
-use crate::extract::{Caller, Json, LimitParams, Query, ValidJson, limits};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::input::{LimitParams, limits};
 use crate::pending_events;
 use crate::routes::tags;
 use crate::services::products::{

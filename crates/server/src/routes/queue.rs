@@ -9,9 +9,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, ValidJson, limits};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::input::limits;
 use crate::routes::tags;
-use crate::services::queue::{self, CardView, ResolveOptions};
+use crate::services::queue::{self, CardView, QueueStatus, ResolveOptions};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -21,21 +22,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reject))
         .routes(routes!(snooze))
         .routes(routes!(restore))
-}
-
-/// Which cards `GET /queue` lists.
-#[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum QueueStatus {
-    /// Waiting for a human (snoozed ones whose time has come included).
-    #[default]
-    Pending,
-    /// Snoozed until later; restorable.
-    Snoozed,
-    /// Past their expiry without a decision; restorable.
-    Expired,
-    /// Approved cards, with what applying a spend change came to in `execution`.
-    Approved,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -10,8 +10,8 @@ use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, ValidJson};
+use crate::input::rules::secret_within;
 use crate::routes::connect::CHOICE_MAX_CHARS;
-use crate::routes::rules::secret_within;
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::social_connect::{

@@ -7,7 +7,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, Window};
+use crate::extract::{Caller, Json, Query};
+use crate::input::Window;
 use crate::routes::tags;
 use crate::services::products;
 use crate::services::social::{self, SocialReport};

@@ -10,8 +10,10 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, ValidJson, Window};
-use crate::routes::rules::{not_blank, one_line};
+use crate::extract::{Caller, Json, Query, ValidJson};
+use crate::input::Window;
+use crate::input::rules::spend::{CAMPAIGN_ID_MAX_CHARS, RATIONALE_MAX_CHARS, RATIONALE_MIN_CHARS};
+use crate::input::rules::{not_blank, one_line};
 use crate::routes::tags;
 use crate::services::proposals::{self, ProposalAccepted, ProposalInput};
 use crate::services::spend::{self, SpendReport};
@@ -53,12 +55,6 @@ fn valid_rollback_if(value: &Option<serde_json::Value>, _: &()) -> garde::Result
         None => Ok(()),
     }
 }
-
-/// `campaign_id`, in characters.
-pub const CAMPAIGN_ID_MAX_CHARS: usize = 200;
-/// `rationale`, in characters.
-pub const RATIONALE_MIN_CHARS: usize = 10;
-pub const RATIONALE_MAX_CHARS: usize = 2000;
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 pub struct ProposalRequest {

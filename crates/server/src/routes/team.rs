@@ -8,7 +8,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, LimitParams, Owner, Query, limits};
+use crate::extract::{Caller, Json, Owner, Query};
+use crate::input::{LimitParams, limits};
 use crate::routes::tags;
 use crate::services::team::{self, Invitation, TeamMember};
 use crate::state::AppState;

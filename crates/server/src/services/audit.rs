@@ -10,7 +10,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::state::AppState;
 
 /// Records `action` on `product` by `actor`, inside the caller's transaction.

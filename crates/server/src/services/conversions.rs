@@ -19,7 +19,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Window, limits};
+use crate::input::{Window, limits};
 use crate::services::acting::Caller;
 use crate::services::{audit, products};
 use crate::state::AppState;

@@ -8,7 +8,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::{audit, products};
 use crate::state::AppState;

@@ -15,7 +15,7 @@ use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::audit;
 use crate::state::AppState;

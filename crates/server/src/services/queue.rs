@@ -9,7 +9,7 @@ use payback_domain::{Actor, HOUR_MS, Timestamp};
 use payback_store::cards::{self, CardRow, NewCard, QueueView, TransitionFields};
 use payback_store::products::ProductRow;
 use payback_store::{AccountScope, Tx, policies, products as product_store};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
@@ -19,6 +19,21 @@ use crate::services::audit;
 use crate::services::budget_apply::{self, ApprovedChange};
 use crate::services::policy::check_spend_change;
 use crate::state::AppState;
+
+/// Which cards `GET /queue` lists.
+#[derive(Debug, Default, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueStatus {
+    /// Waiting for a human (snoozed ones whose time has come included).
+    #[default]
+    Pending,
+    /// Snoozed until later; restorable.
+    Snoozed,
+    /// Past their expiry without a decision; restorable.
+    Expired,
+    /// Approved cards, with what applying a spend change came to in `execution`.
+    Approved,
+}
 
 /// The spec's Queue card.
 #[derive(Debug, Clone, Serialize, ToSchema)]

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 
 use crate::crypto::{new_token, token_hash};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::limits;
+use crate::input::limits;
 use crate::mail::messages;
 use crate::services::acting::Caller;
 use crate::services::{audit, keys, sessions};

@@ -20,7 +20,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::state::AppState;
 
 /// The networks organic social sources write their parts under (the snapshot dimensions and

@@ -1,12 +1,7 @@
-//! The source registry: for each kind that has a connector, how a stored connection becomes a
+//! The built-in openers: for each kind that has a connector, how a stored connection becomes a
 //! [`Source`] (its credential opened by `source_config`, its settings and the product's currency
-//! handed over). Sync runs, tests and disconnects reach a kind only through here, so a new kind
-//! is one registration, and a test can register a fake through the same path.
+//! handed over), registered in the [`SourceRegistry`] the state holds.
 
-use std::collections::HashMap;
-use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use payback_connectors::Source;
@@ -21,84 +16,26 @@ use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
 use payback_store::products::ProductRow;
 
-use crate::error::{ApiError, ApiResult};
 use crate::services::source_config::{self, Database};
-use crate::state::AppState;
+use crate::state::{AppState, OpenFuture, OpenSource, SourceRegistry};
 
-pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = ApiResult<Box<dyn Source>>> + Send + 'a>>;
-
-/// Opens one kind's stored connections.
-pub trait OpenSource: Send + Sync {
-    fn open<'a>(
-        &'a self,
-        state: &'a AppState,
-        product: &'a ProductRow,
-        row: &'a ConnectionRow,
-    ) -> OpenFuture<'a>;
-}
-
-/// The kinds this process can read, each with its opener.
-#[derive(Clone)]
-pub struct SourceRegistry {
-    by_kind: HashMap<ConnectionKind, Arc<dyn OpenSource>>,
-}
-
-impl fmt::Debug for SourceRegistry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut kinds: Vec<&str> = self.by_kind.keys().map(|kind| kind.as_str()).collect();
-        kinds.sort_unstable();
-        f.debug_struct("SourceRegistry")
-            .field("kinds", &kinds)
-            .finish()
+/// The connectors this build has.
+pub fn built_in() -> SourceRegistry {
+    let mut registry = SourceRegistry::default();
+    let openers: [(ConnectionKind, OpenFn); 8] = [
+        (ConnectionKind::Payments, open_payments),
+        (ConnectionKind::SqlA, open_database),
+        (ConnectionKind::SqlB, open_database),
+        (ConnectionKind::Docdb, open_database),
+        (ConnectionKind::SearchAds, open_search_ads),
+        (ConnectionKind::SocialAdsA, open_social_ads),
+        (ConnectionKind::SocialAdsB, open_pro_ads),
+        (ConnectionKind::SocialA, open_social_page),
+    ];
+    for (kind, open) in openers {
+        registry.register(kind, Arc::new(FnOpener(open)));
     }
-}
-
-impl SourceRegistry {
-    /// The connectors this build has.
-    pub fn built_in() -> Self {
-        let mut registry = Self {
-            by_kind: HashMap::new(),
-        };
-        let openers: [(ConnectionKind, OpenFn); 8] = [
-            (ConnectionKind::Payments, open_payments),
-            (ConnectionKind::SqlA, open_database),
-            (ConnectionKind::SqlB, open_database),
-            (ConnectionKind::Docdb, open_database),
-            (ConnectionKind::SearchAds, open_search_ads),
-            (ConnectionKind::SocialAdsA, open_social_ads),
-            (ConnectionKind::SocialAdsB, open_pro_ads),
-            (ConnectionKind::SocialA, open_social_page),
-        ];
-        for (kind, open) in openers {
-            registry.register(kind, Arc::new(FnOpener(open)));
-        }
-        registry
-    }
-
-    /// Whether this process has a connector for `kind`.
-    pub fn reads(&self, kind: ConnectionKind) -> bool {
-        self.by_kind.contains_key(&kind)
-    }
-
-    /// Registers `opener` for `kind`, replacing any other.
-    pub fn register(&mut self, kind: ConnectionKind, opener: Arc<dyn OpenSource>) {
-        self.by_kind.insert(kind, opener);
-    }
-
-    /// The connection made usable; 400 when no connector reads its kind.
-    pub async fn open(
-        &self,
-        state: &AppState,
-        product: &ProductRow,
-        row: &ConnectionRow,
-        kind: ConnectionKind,
-    ) -> ApiResult<Box<dyn Source>> {
-        let opener = self
-            .by_kind
-            .get(&kind)
-            .ok_or_else(|| ApiError::bad_request(format!("no connector for kind {kind}")))?;
-        opener.open(state, product, row).await
-    }
+    registry
 }
 
 /// A kind's opener as a plain function: most kinds need nothing but their config and the
@@ -218,13 +155,13 @@ fn open_social_page<'a>(
 mod tests {
     use payback_domain::connection::ConnectionKind;
 
-    use super::SourceRegistry;
+    use super::built_in;
 
     /// The dashboard offers exactly the kinds this build can read: the kind table's
     /// `connectable` column (which `kinds.ts` carries to the web) and the registry agree.
     #[test]
     fn the_kind_tables_connectable_kinds_are_the_registered_ones() {
-        let registry = SourceRegistry::built_in();
+        let registry = built_in();
         for kind in ConnectionKind::all() {
             assert_eq!(registry.reads(kind), kind.connectable(), "{kind}");
         }

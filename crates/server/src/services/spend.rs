@@ -8,7 +8,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::products;
 use crate::state::AppState;

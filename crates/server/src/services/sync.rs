@@ -8,12 +8,11 @@
 //! once the heartbeat is dead. Nothing here depends on the kind beyond its row of the kind table.
 //!
 //! The scheduler: every instance runs passes ([`run_due`]); a pass claims due connections one
-//! by one into the instance's free [`SyncSlots`] (`PAYBACK_SYNC_CONCURRENCY`) and runs them side
-//! by side, starting the next due one whenever a run gives its slot back, so a slow or failing
-//! source holds one slot and nobody else. Instances sharing a database share the work the same
+//! by one into the instance's free [`SyncSlots`](crate::state::SyncSlots)
+//! (`PAYBACK_SYNC_CONCURRENCY`) and runs them side by side, starting the next due one whenever
+//! a run gives its slot back, so a slow or failing source holds one slot and nobody else. Instances sharing a database share the work the same
 //! way: whoever claims a connection runs it, and nobody else can until it is booked.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use payback_connectors::{ConnectorError, SyncWindow};
@@ -22,7 +21,6 @@ use payback_domain::{DAY_MS, MINUTE_MS, Timestamp};
 use payback_store::connections::{self as store, ConnectionRow, RunOutcome};
 use payback_store::products::{self, ProductRow};
 use payback_store::{AccountScope, StoreError};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
@@ -31,27 +29,6 @@ use crate::jobs::heartbeat;
 use crate::services::ingest::Source as IngestSource;
 use crate::services::sync_batch::{self, IngestSink};
 use crate::state::AppState;
-
-/// This instance's sync runs under way: at most `PAYBACK_SYNC_CONCURRENCY` at once, whichever
-/// pass started them (a run a pass left going still holds its slot). "Sync now" starts its run
-/// outside them: one click, one run, and the connection's lease keeps it single.
-#[derive(Clone, Debug)]
-pub struct SyncSlots(Arc<Semaphore>);
-
-impl SyncSlots {
-    /// `concurrency` slots, at least one.
-    pub fn new(concurrency: usize) -> Self {
-        Self(Arc::new(Semaphore::new(concurrency.max(1))))
-    }
-
-    fn free(&self) -> usize {
-        self.0.available_permits()
-    }
-
-    fn take(&self) -> Option<OwnedSemaphorePermit> {
-        Arc::clone(&self.0).try_acquire_owned().ok()
-    }
-}
 
 /// How long a pass starts runs and waits for them. Its runs still going then go on in the
 /// background, in their slots, and the pass returns; the next pass starts what is due.

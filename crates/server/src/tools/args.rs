@@ -13,8 +13,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
-use crate::extract::Window;
 use crate::extract::json::{describe_report, parse_json};
+use crate::input::Window;
 use crate::tools::ToolError;
 
 /// What the API says of a body it cannot read; a tool has arguments instead.
@@ -133,7 +133,7 @@ pub struct LimitArgs {
 #[allow(clippy::unwrap_used)] // a failing unwrap is the test's failure message
 mod tests {
     use super::*;
-    use crate::extract::limits;
+    use crate::input::limits;
 
     #[test]
     fn errors_name_the_argument_as_the_api_names_the_field() {

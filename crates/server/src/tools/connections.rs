@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::extract::limits;
+use crate::input::limits;
 use crate::services::acting::Caller;
 use crate::services::{connections, health};
 use crate::state::AppState;

@@ -6,11 +6,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::extract::Window;
-use crate::routes::distribution::{
+use crate::input::Window;
+use crate::input::rules::distribution::{
     CAMPAIGN_MAX_CHARS, LABEL_MAX_CHARS, PRODUCT_SLUG_MAX_CHARS, TEXT_MAX_CHARS,
 };
-use crate::routes::rules::{not_blank, one_line, web_url};
+use crate::input::rules::{not_blank, one_line, web_url};
 use crate::services::acting::Caller;
 use crate::services::distribution::{self, EntryInput};
 use crate::state::AppState;

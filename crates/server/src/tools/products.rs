@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::extract::limits;
+use crate::input::limits;
 use crate::services::acting::Caller;
 use crate::services::products;
 use crate::state::AppState;

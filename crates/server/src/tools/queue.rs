@@ -6,11 +6,11 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::extract::{Window, limits};
-use crate::routes::queue::QueueStatus;
+use crate::input::{Window, limits};
 use crate::services::acting::Caller;
 use crate::services::audit::{self, HistoryScope};
-use crate::services::{products, queue};
+use crate::services::products;
+use crate::services::queue::{self, QueueStatus};
 use crate::state::AppState;
 use crate::tools::args;
 use crate::tools::{Access, Tool, ToolFuture, json};

@@ -9,9 +9,9 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::extract::Window;
-use crate::routes::rules::{not_blank, one_line};
-use crate::routes::spend::{CAMPAIGN_ID_MAX_CHARS, RATIONALE_MAX_CHARS, RATIONALE_MIN_CHARS};
+use crate::input::Window;
+use crate::input::rules::spend::{CAMPAIGN_ID_MAX_CHARS, RATIONALE_MAX_CHARS, RATIONALE_MIN_CHARS};
+use crate::input::rules::{not_blank, one_line};
 use crate::services::acting::Caller;
 use crate::services::proposals::{self, ProposalInput};
 use crate::services::spend;

@@ -7,7 +7,7 @@
 use payback_domain::card::Resolution;
 use payback_domain::policy::Network;
 use payback_domain::{Actor, Via};
-use payback_server::extract::Window;
+use payback_server::input::Window;
 use payback_server::services::acting::{Caller, SESSION_IDLE_MS, caller_for_token};
 use payback_server::services::attribution;
 use payback_server::services::proposals::{self, ProposalInput};

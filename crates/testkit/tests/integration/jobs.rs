@@ -243,13 +243,7 @@ async fn owners_set_stage_and_gate(app: TestApp) {
     run_jobs(&app).await;
     assert_eq!(app.queue(&owner.token).await.len(), 1);
     let id = card["id"].as_str().unwrap();
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&member.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&member.token, id).await;
     assert_eq!(
         app.get("/products/shop", Some(&key)).await.expect(200)["gate_result"],
         "fail"
@@ -320,13 +314,7 @@ async fn rollback_watch_proposes_a_revert(app: TestApp) {
     assert_eq!(policy["budgets"][0]["daily_cents"], 5_000);
     // A human approves the revert like any proposal; a revert is not itself watched.
     let id = revert["id"].as_str().unwrap();
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&owner.token, id).await;
     let policy = app.get("/policy", Some(&key)).await.expect(200).clone();
     assert_eq!(policy["budgets"][0]["daily_cents"], 2_000);
     app.clock.advance(DAY_MS);

@@ -14,20 +14,14 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use payback_connectors::{
-    BudgetChange, BudgetOutcome, BudgetWriter, PageSink, Revocation, Source, SourceFuture,
-    SyncOutput, SyncWindow,
-};
+use payback_connectors::{BudgetChange, BudgetOutcome, BudgetWriter, SourceFuture};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::policy::Network as AdNetwork;
 use payback_domain::{Clock, Timestamp};
 use payback_server::AppState;
 use payback_server::jobs::{self, Job};
-use payback_server::services::sources::{OpenFuture, OpenSource};
 use payback_server::services::sync;
 use payback_store::budget_applications;
-use payback_store::connections::ConnectionRow;
-use payback_store::products::ProductRow;
 use payback_testkit::{Backend, FakeSource, Session, TestApp, per_backend};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
@@ -147,48 +141,11 @@ impl BudgetWriter for FakeNetwork {
 }
 
 /// The Google Ads source of the tests: reads nothing, changes budgets at [`FakeNetwork`].
-#[derive(Clone)]
-struct AdsSource(FakeNetwork);
-
-impl Source for AdsSource {
-    fn test(&self) -> SourceFuture<'_, String> {
-        Box::pin(async { Ok("fake google ads answers".to_owned()) })
-    }
-
-    fn sync<'a>(
-        &'a self,
-        _window: SyncWindow,
-        _pages: &'a mut dyn PageSink,
-    ) -> SourceFuture<'a, SyncOutput> {
-        Box::pin(async { Ok(SyncOutput::default()) })
-    }
-
-    fn disconnect(&self) -> SourceFuture<'_, Revocation> {
-        Box::pin(async { Ok(Revocation::Revoked) })
-    }
-
-    fn budgets(&self) -> Option<&dyn BudgetWriter> {
-        Some(&self.0)
-    }
-}
-
-impl OpenSource for AdsSource {
-    fn open<'a>(
-        &'a self,
-        _state: &'a AppState,
-        _product: &'a ProductRow,
-        _row: &'a ConnectionRow,
-    ) -> OpenFuture<'a> {
-        let source = self.clone();
-        Box::pin(async move { Ok(Box::new(source) as Box<dyn Source>) })
-    }
-}
-
 fn register(state: &mut AppState, network: &FakeNetwork) {
-    state.sources.register(
-        ConnectionKind::SearchAds,
-        Arc::new(AdsSource(network.clone())),
-    );
+    let source = FakeSource::new(ConnectionKind::SearchAds).with_budget_writer(network.clone());
+    state
+        .sources
+        .register(ConnectionKind::SearchAds, Arc::new(source));
 }
 
 async fn spawn(backend: Backend, network: &FakeNetwork) -> TestApp {
@@ -215,23 +172,13 @@ async fn propose(app: &TestApp, key: &str) -> String {
         "to_cents": 3_300,
         "rationale": "CAC on search is well under target; room to grow.",
     });
-    let reply = app.post("/products/shop/proposals", Some(key), body).await;
-    reply.expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
+    app.raise_proposal(key, "shop", body).await
 }
 
 /// The owner approves the card in a request that is then cut while the network is being asked
 /// (the process dies): the approval has committed, the change's lease is held.
 async fn approve_then_crash(app: &TestApp, owner: &Session, id: &str, network: &FakeNetwork) {
-    let approving = app
-        .client
-        .post(app.url(&format!("/queue/{id}/approve")))
-        .bearer_auth(&owner.token)
-        .json(&json!({}))
-        .send();
-    let in_flight = tokio::spawn(approving);
+    let in_flight = app.approve_in_background(&owner.token, id);
     network.wait_for_calls(1).await;
     in_flight.abort();
 }
@@ -256,17 +203,6 @@ async fn change(app: &TestApp, id: &str) -> budget_applications::BudgetApplicati
         .await
         .unwrap()
         .expect("the approved change")
-}
-
-/// The approved card's `execution`.
-async fn execution(app: &TestApp, token: &str, id: &str) -> Value {
-    let cards = app.get("/queue?status=approved", Some(token)).await;
-    let cards = cards.expect(200).as_array().unwrap().clone();
-    let card = cards
-        .iter()
-        .find(|card| card["id"] == id)
-        .expect("the card");
-    card["execution"].clone()
 }
 
 async fn card_history(app: &TestApp, token: &str, id: &str) -> Vec<Value> {
@@ -323,7 +259,7 @@ async fn a_change_whose_holder_crashed_is_applied_within_90_seconds(backend: Bac
     assert!(app.clock.now().millis() - crashed_at.millis() < RECOVERY_MS);
     assert_eq!(network.calls(), 2);
     assert_eq!(network.writes(), vec![3_300], "exactly one write");
-    let shown = execution(&app, &owner.token, &id).await;
+    let shown = app.approved_execution(&owner.token, &id).await;
     assert_eq!(shown["state"], "applied");
     assert_eq!(shown["attempts"], 2);
     assert_eq!(shown["before_cents"], 1_000);
@@ -351,13 +287,7 @@ async fn a_job_pass_killed_mid_job_holds_the_job_under_a_minute(backend: Backend
     let app = spawn(backend, &network).await;
     let (owner, key) = founder(&app).await;
     let id = propose(&app, &key).await;
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&owner.token, &id).await;
     assert_eq!(network.calls(), 1);
     // The retry is due after 30 s; the job pass taking it dies while the network is asked.
     app.clock.advance(PASS_MS);
@@ -385,7 +315,10 @@ async fn a_job_pass_killed_mid_job_holds_the_job_under_a_minute(backend: Backend
     assert!(app.clock.now().millis() - crashed_at.millis() < RECOVERY_MS);
     assert_eq!(network.calls(), 3);
     assert_eq!(network.writes(), vec![3_300]);
-    assert_eq!(execution(&app, &owner.token, &id).await["state"], "applied");
+    assert_eq!(
+        app.approved_execution(&owner.token, &id).await["state"],
+        "applied"
+    );
     // The dead pass's run was taken over and finished by the new instance.
     let runs = payback_store::jobs::runs(&app.state.store).await.unwrap();
     let applies: Vec<_> = runs
@@ -519,7 +452,7 @@ async fn a_retry_that_finds_the_target_set_keeps_the_true_before(backend: Backen
     assert_eq!(network.writes(), vec![3_300]);
     let line = "daily budget of campaign cmp-1 already at 33.00 USD (changed from 10.00 USD; \
                 the earlier attempt had landed)";
-    let shown = execution(&app, &owner.token, &id).await;
+    let shown = app.approved_execution(&owner.token, &id).await;
     assert_eq!(shown["state"], "applied");
     assert_eq!(shown["already_at_target"], true);
     assert_eq!(shown["before_cents"], 1_000);
@@ -555,13 +488,7 @@ async fn a_live_holder_is_never_robbed(backend: Backend) {
     let id = propose(&app, &key).await;
 
     // The approving request holds the change while the network takes its time.
-    let approving = app
-        .client
-        .post(app.url(&format!("/queue/{id}/approve")))
-        .bearer_auth(&owner.token)
-        .json(&json!({}))
-        .send();
-    let in_flight = tokio::spawn(approving);
+    let in_flight = app.approve_in_background(&owner.token, &id);
     network.wait_for_calls(1).await;
     let leased_at = app.clock.now();
     // Two minutes of passes on the other instance, the clock moving less than the staleness
@@ -581,7 +508,7 @@ async fn a_live_holder_is_never_robbed(backend: Backend) {
     job_pass(&other, "instance-b").await;
     assert_eq!(network.calls(), 1);
     assert_eq!(network.writes(), vec![3_300]);
-    let shown = execution(&app, &owner.token, &id).await;
+    let shown = app.approved_execution(&owner.token, &id).await;
     assert_eq!(shown["state"], "applied");
     assert_eq!(shown["attempts"], 1);
     let held = change(&app, &id).await;

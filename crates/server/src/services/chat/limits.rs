@@ -4,13 +4,11 @@
 //!
 //! - Before a conversation starts: the request's characters in all (400 naming `messages`),
 //!   the rates per account and per credential (`rate_limit.rs`), and the conversations under
-//!   way per account ([`ConversationSlots`]; 429 with `Retry-After`).
+//!   way per account ([`ConversationSlots`](crate::rate_limit::ConversationSlots); 429 with
+//!   `Retry-After`).
 //! - While it runs ([`Allowance`]): calls per model round, writes per conversation, and the
 //!   characters of tool results handed back to the model. A call over a limit is not run; the
 //!   model reads why as a tool error, like any refusal, and can answer from what it has.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde_json::json;
 
@@ -32,10 +30,6 @@ pub const CHAT_TOOL_RESULT_CHARS: usize = 24_000;
 /// Below this many characters left, a result could not say anything useful: the call is not
 /// run (a write's outcome must reach the model whole).
 const MIN_RESULT_CHARS: usize = 1_000;
-/// `Retry-After` of a refusal for too many conversations at once: conversations mostly end
-/// within seconds (at most the 60 s time budget), and nothing tells when one will.
-const BUSY_RETRY_AFTER_SECS: u64 = 5;
-
 /// 400 naming `messages` when their contents hold more than `max_chars` characters in all:
 /// checked before anything is asked, since the whole conversation goes to the gateway with
 /// every round.
@@ -48,87 +42,6 @@ pub fn check_size<'a>(contents: impl Iterator<Item = &'a str>, max_chars: usize)
         )));
     }
     Ok(())
-}
-
-/// The conversations under way, per account, at most `per_account` each. Held in
-/// `Limiters` (in `AppState`), per instance.
-#[derive(Clone)]
-pub struct ConversationSlots {
-    per_account: usize,
-    taken: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl std::fmt::Debug for ConversationSlots {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ConversationSlots")
-            .field("per_account", &self.per_account)
-            .finish_non_exhaustive()
-    }
-}
-
-impl ConversationSlots {
-    pub fn new(per_account: usize) -> Self {
-        Self {
-            per_account: per_account.max(1),
-            taken: Arc::default(),
-        }
-    }
-
-    pub fn per_account(&self) -> usize {
-        self.per_account
-    }
-
-    fn lock(taken: &Mutex<HashMap<String, usize>>) -> MutexGuard<'_, HashMap<String, usize>> {
-        // A count is a plain number, whole after any panic: a poisoned lock holds it intact.
-        taken.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// One more conversation for `account`, held until the returned slot is dropped (however
-    /// the conversation ends); 429 when the account already has `per_account` under way.
-    pub fn take(&self, account: &str) -> ApiResult<ConversationSlot> {
-        let mut taken = Self::lock(&self.taken);
-        let count = taken.entry(account.to_owned()).or_insert(0);
-        if *count >= self.per_account {
-            return Err(ApiError::TooManyRequests {
-                message: format!(
-                    "too many conversations under way for this account: at most {} at once; \
-                     try again in {BUSY_RETRY_AFTER_SECS} s",
-                    self.per_account
-                ),
-                retry_after_secs: BUSY_RETRY_AFTER_SECS,
-            });
-        }
-        *count += 1;
-        Ok(ConversationSlot {
-            account: account.to_owned(),
-            taken: Arc::clone(&self.taken),
-        })
-    }
-
-    /// Conversations under way for `account`.
-    pub fn under_way(&self, account: &str) -> usize {
-        Self::lock(&self.taken).get(account).copied().unwrap_or(0)
-    }
-}
-
-/// One conversation's place among its account's; given back on drop.
-#[derive(Debug)]
-pub struct ConversationSlot {
-    account: String,
-    taken: Arc<Mutex<HashMap<String, usize>>>,
-}
-
-impl Drop for ConversationSlot {
-    fn drop(&mut self) {
-        let mut taken = ConversationSlots::lock(&self.taken);
-        if let Some(count) = taken.get_mut(&self.account) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                // Accounts with nothing under way are forgotten, so the map stays small.
-                taken.remove(&self.account);
-            }
-        }
-    }
 }
 
 /// What is left of one conversation's tool limits.
@@ -280,25 +193,6 @@ mod tests {
         }
         assert!(allowance.take(propose).unwrap().error.contains("writes"));
         assert!(allowance.take(read).is_none());
-    }
-
-    #[test]
-    fn slots_are_per_account_and_given_back_on_drop() {
-        let slots = ConversationSlots::new(2);
-        let first = slots.take("a").unwrap();
-        let _second = slots.take("a").unwrap();
-        let refused = slots.take("a").unwrap_err();
-        assert!(matches!(
-            refused,
-            ApiError::TooManyRequests {
-                retry_after_secs: BUSY_RETRY_AFTER_SECS,
-                ..
-            }
-        ));
-        let _other = slots.take("b").unwrap();
-        drop(first);
-        assert_eq!(slots.under_way("a"), 1);
-        let _third = slots.take("a").unwrap();
     }
 
     #[test]

@@ -27,9 +27,10 @@ use tokio::sync::watch;
 use utoipa::ToSchema;
 
 use self::gateway::{Ask, ChatGateway, Completion, RequestedCall};
-use self::limits::{Allowance, ConversationSlot};
+use self::limits::Allowance;
 use self::stream::{ChatEvent, Events};
 use crate::error::{ApiError, ApiResult};
+use crate::rate_limit::ConversationSlot;
 use crate::services::acting::{Caller, Principal};
 use crate::services::products;
 use crate::state::AppState;

@@ -12,7 +12,7 @@ use payback_store::connections;
 use payback_store::products::ProductRow;
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::attribution::{self, AttributionReport};
 use crate::services::funnel::{self, FunnelStep};

@@ -14,7 +14,7 @@ use payback_store::reports::attribution::{self, ChannelSum, Coverage};
 use payback_store::reports::{activity, funnel as funnel_store};
 
 use crate::error::ApiResult;
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::funnel::{self, FunnelRow};
 use crate::state::AppState;

@@ -28,7 +28,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Window;
+use crate::input::Window;
 use crate::services::acting::Caller;
 use crate::services::products;
 use crate::state::AppState;

@@ -27,19 +27,6 @@ async fn approved_cards(app: &TestApp, token: &str) -> Vec<Value> {
         .clone()
 }
 
-async fn run_jobs(app: &TestApp) {
-    payback_server::jobs::run_due(&app.state, "test-runner")
-        .await
-        .unwrap();
-}
-
-fn actions(events: &[Value]) -> Vec<&str> {
-    events
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect()
-}
-
 async fn network_failing_twice_then_succeeding(backend: Backend) {
     let network = RecordingBudgets::answering_in_turn([
         transient("Google Ads answered 503"),
@@ -118,13 +105,7 @@ async fn crash_between_approval_and_apply(backend: Backend) {
     let id = propose(&app, &key, proposal(5_000)).await;
 
     // The approval commits, then the process dies while the network is being asked.
-    let approving = app
-        .client
-        .post(app.url(&format!("/queue/{id}/approve")))
-        .bearer_auth(&owner.token)
-        .json(&json!({}))
-        .send();
-    let in_flight = tokio::spawn(approving);
+    let in_flight = app.approve_in_background(&owner.token, &id);
     while network.calls().is_empty() {
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }

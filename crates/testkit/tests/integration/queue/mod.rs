@@ -89,3 +89,18 @@ async fn card_history(app: &TestApp, token: &str, card_id: &str) -> Vec<Value> {
     app.history_where(token, |e| e["subject_ref"] == card_id)
         .await
 }
+
+/// The actions of `events`, in their order.
+fn actions(events: &[Value]) -> Vec<&str> {
+    events
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect()
+}
+
+/// One pass of the job loop, as the runner `test-runner`.
+async fn run_jobs(app: &TestApp) {
+    payback_server::jobs::run_due(&app.state, "test-runner")
+        .await
+        .unwrap();
+}

@@ -21,24 +21,6 @@ async fn point_at(app: &TestApp, connection_id: &str, customer: &str) {
     assert_eq!(changed, 1);
 }
 
-async fn run_jobs(app: &TestApp) {
-    payback_server::jobs::run_due(&app.state, "test-runner")
-        .await
-        .unwrap();
-}
-
-async fn execution(app: &TestApp, token: &str, id: &str) -> Value {
-    app.get("/queue?status=approved", Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|card| card["id"] == id)
-        .map(|card| card["execution"].clone())
-        .expect("the approved card")
-}
-
 async fn a_retry_refuses_once_the_account_moved(backend: Backend) {
     let network = RecordingBudgets::answering_in_turn([
         BudgetOutcome::Failed {
@@ -61,7 +43,7 @@ async fn a_retry_refuses_once_the_account_moved(backend: Backend) {
     // The approving request tried once and failed transiently: still applying.
     assert_eq!(network.calls().len(), 1);
     assert_eq!(
-        execution(&app, &owner.token, &id).await["state"],
+        app.approved_execution(&owner.token, &id).await["state"],
         "applying"
     );
 
@@ -74,7 +56,7 @@ async fn a_retry_refuses_once_the_account_moved(backend: Backend) {
         1,
         "the retry asked the network nothing"
     );
-    let shown = execution(&app, &owner.token, &id).await;
+    let shown = app.approved_execution(&owner.token, &id).await;
     let reason = "the product's Google Ads connection now points at account 2222222222, not 1111111111, which this change was proposed for; propose the change again for the account now connected";
     assert_eq!(shown["state"], "refused", "{shown}");
     assert_eq!(shown["reason"], reason);
@@ -86,12 +68,8 @@ async fn a_retry_refuses_once_the_account_moved(backend: Backend) {
     }
     assert_eq!(network.calls().len(), 1);
     let events = card_history(&app, &owner.token, &id).await;
-    let actions: Vec<&str> = events
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        actions,
+        actions(&events),
         [
             "proposal.create",
             "card.approve",
@@ -113,7 +91,7 @@ async fn a_retry_refuses_once_the_account_moved(backend: Backend) {
         .expect(200);
     assert_eq!(network.calls().len(), 2);
     assert_eq!(
-        execution(&app, &owner.token, &honest).await["state"],
+        app.approved_execution(&owner.token, &honest).await["state"],
         "applied"
     );
 }

@@ -21,30 +21,6 @@ fn proposal(campaign_id: Option<&str>, to_cents: i64) -> Value {
     body
 }
 
-async fn propose(app: &TestApp, key: &str, body: Value) -> String {
-    app.post("/products/shop/proposals", Some(key), body)
-        .await
-        .expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn execution_of(app: &TestApp, token: &str, id: &str) -> Value {
-    let approved = app
-        .get("/queue?status=approved", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    approved
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|card| card["id"] == id)
-        .map(|card| card["execution"].clone())
-        .expect("the approved card")
-}
-
 async fn an_approval_changes_the_budget(backend: Backend) {
     let google = FakeGoogle::spawn().await;
     seed(&google);
@@ -52,9 +28,13 @@ async fn an_approval_changes_the_budget(backend: Backend) {
     let (owner, key) = founder(&app).await;
     connect(&app, &google, &owner.token).await;
 
-    let id = propose(&app, &key, proposal(Some("111"), 4_250)).await;
+    let id = app
+        .raise_proposal(&key, "shop", proposal(Some("111"), 4_250))
+        .await;
     // A human's session proposing is a proposal too: it waits like the agent's.
-    let by_session = propose(&app, &owner.token, proposal(Some("111"), 3_000)).await;
+    let by_session = app
+        .raise_proposal(&owner.token, "shop", proposal(Some("111"), 3_000))
+        .await;
     app.post(
         &format!("/queue/{by_session}/reject"),
         Some(&owner.token),
@@ -76,13 +56,7 @@ async fn an_approval_changes_the_budget(backend: Backend) {
     assert!(google.requests_to("campaignBudgets:mutate").is_empty());
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(20_000_000));
 
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&owner.token, &id).await;
     // The exact micros, on the campaign's own budget.
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(42_500_000));
     assert_eq!(google.budget_micros(CUSTOMER, PMAX), Some(30_000_000));
@@ -92,7 +66,7 @@ async fn an_approval_changes_the_budget(backend: Backend) {
         mutates[0].header("developer-token"),
         Some(google.developer_token())
     );
-    let execution = execution_of(&app, &owner.token, &id).await;
+    let execution = app.approved_execution(&owner.token, &id).await;
     assert_eq!(execution["state"], "applied", "{execution}");
     assert_eq!(execution["before_cents"], 2_000);
     assert_eq!(execution["after_cents"], 4_250);
@@ -106,17 +80,13 @@ async fn an_approval_changes_the_budget(backend: Backend) {
     assert_eq!(applied["payload"]["after_cents"], 4_250);
 
     // The same target again is applied with nothing sent.
-    let again = propose(&app, &key, proposal(Some("111"), 4_250)).await;
-    app.post(
-        &format!("/queue/{again}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    let again = app
+        .raise_proposal(&key, "shop", proposal(Some("111"), 4_250))
+        .await;
+    app.approve_card(&owner.token, &again).await;
     assert_eq!(google.requests_to("campaignBudgets:mutate").len(), 1);
     assert_eq!(
-        execution_of(&app, &owner.token, &again).await["state"],
+        app.approved_execution(&owner.token, &again).await["state"],
         "applied"
     );
 }
@@ -147,15 +117,11 @@ async fn refusals_change_nothing(backend: Backend) {
         (Some("444"), "removed"),
         (None, "campaign"),
     ] {
-        let id = propose(&app, &key, proposal(campaign, 3_000)).await;
-        app.post(
-            &format!("/queue/{id}/approve"),
-            Some(&owner.token),
-            json!({}),
-        )
-        .await
-        .expect(200);
-        let execution = execution_of(&app, &owner.token, &id).await;
+        let id = app
+            .raise_proposal(&key, "shop", proposal(campaign, 3_000))
+            .await;
+        app.approve_card(&owner.token, &id).await;
+        let execution = app.approved_execution(&owner.token, &id).await;
         assert_eq!(execution["state"], "refused", "{execution}");
         let reason = execution["reason"].as_str().unwrap().to_lowercase();
         assert!(reason.contains(needle), "{reason}");

@@ -151,6 +151,30 @@ async fn founder(app: &TestApp) -> (Session, String) {
     (owner, key)
 }
 
+/// The URL suffix's route for `shop`'s Google Ads connection.
+const SUFFIX_PATH: &str = "/products/shop/connections/search-ads/url-suffix";
+
+/// A fake Google whose advertiser already carries the final URL suffix `ref=partner`, the
+/// service wired to it, and the founder with an agent key; nothing is connected yet.
+async fn suffixed_founder(backend: Backend) -> (FakeGoogle, TestApp, Session, String) {
+    let google = FakeGoogle::spawn().await;
+    google.add_customer(
+        CustomerSeed::new(CUSTOMER, "Shop Ads", "USD").final_url_suffix("ref=partner"),
+    );
+    let app = spawn(backend, &google).await;
+    let (owner, key) = founder(&app).await;
+    (google, app, owner, key)
+}
+
+/// Writes `shop`'s URL suffix as `token` (the dashboard's button); it must be accepted (200).
+/// Answers what was written.
+async fn write_suffix(app: &TestApp, token: &str) -> Value {
+    app.post(SUFFIX_PATH, Some(token), json!({}))
+        .await
+        .expect(200)
+        .clone()
+}
+
 /// `POST /connect/searchco/start` for `shop`'s search ads, answering to `client`.
 async fn start_grant(app: &TestApp, token: &str, client: &str) -> Value {
     app.post(

@@ -25,31 +25,7 @@ fn proposal(to_cents: i64) -> Value {
 }
 
 async fn propose(app: &TestApp, key: &str, to_cents: i64) -> String {
-    app.post("/products/shop/proposals", Some(key), proposal(to_cents))
-        .await
-        .expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn approve(app: &TestApp, token: &str, id: &str) {
-    app.post(&format!("/queue/{id}/approve"), Some(token), json!({}))
-        .await
-        .expect(200);
-}
-
-/// The card as `GET /queue?status=<status>` lists it.
-async fn card(app: &TestApp, token: &str, status: &str, id: &str) -> Value {
-    app.get(&format!("/queue?status={status}"), Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|card| card["id"] == id)
-        .cloned()
-        .unwrap_or_else(|| panic!("card {id} is not {status}"))
+    app.raise_proposal(key, "shop", proposal(to_cents)).await
 }
 
 /// Connects `shop` to `customer` (dashes as Google writes them) through a fresh grant.
@@ -90,7 +66,7 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
 
     // Raised while nothing is connected: the card records no account.
     let unbound = propose(&app, &key, 2_500).await;
-    let spec = card(&app, &owner.token, "pending", &unbound).await["action_spec"].clone();
+    let spec = app.queue_card(&owner.token, "pending", &unbound).await["action_spec"].clone();
     assert_eq!(spec["connection_id"], Value::Null);
     assert_eq!(spec["ad_account_id"], Value::Null);
     let stored: (Option<String>, Option<String>) = app
@@ -107,7 +83,7 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
     let first = connect(&app, &google, &owner.token).await;
     let connection_id = first["id"].as_str().unwrap().to_owned();
     let honest = propose(&app, &key, 4_250).await;
-    let spec = card(&app, &owner.token, "pending", &honest).await["action_spec"].clone();
+    let spec = app.queue_card(&owner.token, "pending", &honest).await["action_spec"].clone();
     assert_eq!(spec["connection_id"], connection_id.as_str());
     assert_eq!(spec["ad_account_id"], "1234567890");
     let stored: (Option<String>, Option<String>) = app
@@ -128,23 +104,23 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
         })
         .await;
     assert_eq!(created[0]["payload"]["ad_account_id"], "1234567890");
-    approve(&app, &owner.token, &honest).await;
+    app.approve_card(&owner.token, &honest).await;
     assert_eq!(budget_writes(&google), 1);
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(42_500_000));
-    let execution = card(&app, &owner.token, "approved", &honest).await["execution"].clone();
+    let execution = app.queue_card(&owner.token, "approved", &honest).await["execution"].clone();
     assert_eq!(execution["state"], "applied", "{execution}");
 
     // Proposed for A; the connection is then pointed at customer B (same connection row).
     let moved = propose(&app, &key, 5_000).await;
     let second = connect_to(&app, &google, &owner.token, "444-000-3333").await;
     assert_eq!(second["id"], connection_id.as_str(), "the same connection");
-    approve(&app, &owner.token, &moved).await;
+    app.approve_card(&owner.token, &moved).await;
     let reason = "the product's Google Ads connection now points at account 4440003333, not 1234567890, which this change was proposed for; propose the change again for the account now connected";
     // Nothing reached Google, on either account.
     assert_eq!(budget_writes(&google), 1);
     assert_eq!(google.budget_micros(CUSTOMER, SEARCH), Some(42_500_000));
     assert_eq!(google.budget_micros(SECOND, SEARCH), Some(20_000_000));
-    let shown = card(&app, &owner.token, "approved", &moved).await;
+    let shown = app.queue_card(&owner.token, "approved", &moved).await;
     assert_eq!(shown["status"], "approved");
     assert_eq!(shown["execution"]["state"], "refused", "{shown}");
     assert_eq!(shown["execution"]["applied"], false);
@@ -165,13 +141,13 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
     assert_eq!(budget_writes(&google), 1);
     assert_eq!(outcomes(&app, &owner.token, &moved).await.len(), 1);
     assert_eq!(
-        card(&app, &owner.token, "approved", &moved).await["execution"]["state"],
+        app.queue_card(&owner.token, "approved", &moved).await["execution"]["state"],
         "refused"
     );
 
     // The card raised before any connection recorded none: it applies as it always did,
     // through whichever connection there is now.
-    approve(&app, &owner.token, &unbound).await;
+    app.approve_card(&owner.token, &unbound).await;
     assert_eq!(budget_writes(&google), 2);
     assert_eq!(google.budget_micros(SECOND, SEARCH), Some(25_000_000));
 
@@ -179,7 +155,7 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
     // card names a connection that is gone, so it applies nothing either.
     let on_second = propose(&app, &key, 6_000).await;
     assert_eq!(
-        card(&app, &owner.token, "pending", &on_second).await["action_spec"]["ad_account_id"],
+        app.queue_card(&owner.token, "pending", &on_second).await["action_spec"]["ad_account_id"],
         "4440003333"
     );
     app.post(
@@ -192,10 +168,10 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
     let again = connect_to(&app, &google, &owner.token, "444-000-3333").await;
     let new_id = again["id"].as_str().unwrap().to_owned();
     assert_ne!(new_id, connection_id);
-    approve(&app, &owner.token, &on_second).await;
+    app.approve_card(&owner.token, &on_second).await;
     assert_eq!(budget_writes(&google), 2);
     assert_eq!(google.budget_micros(SECOND, SEARCH), Some(25_000_000));
-    let shown = card(&app, &owner.token, "approved", &on_second).await;
+    let shown = app.queue_card(&owner.token, "approved", &on_second).await;
     assert_eq!(shown["execution"]["state"], "refused", "{shown}");
     assert_eq!(
         shown["execution"]["reason"],
@@ -206,7 +182,7 @@ async fn approvals_land_on_the_account_they_were_proposed_for(backend: Backend) 
 
     // Proposed on the connection there is now: applied, once.
     let fresh = propose(&app, &key, 3_000).await;
-    approve(&app, &owner.token, &fresh).await;
+    app.approve_card(&owner.token, &fresh).await;
     assert_eq!(budget_writes(&google), 3);
     assert_eq!(google.budget_micros(SECOND, SEARCH), Some(30_000_000));
 }

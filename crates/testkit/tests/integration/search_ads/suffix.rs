@@ -8,23 +8,16 @@ use serde_json::json;
 
 use super::*;
 
-const PATH: &str = "/products/shop/connections/search-ads/url-suffix";
-
 async fn the_suffix_is_read_and_completed(backend: Backend) {
-    let google = FakeGoogle::spawn().await;
-    google.add_customer(
-        CustomerSeed::new(CUSTOMER, "Shop Ads", "USD").final_url_suffix("ref=partner"),
-    );
-    let app = spawn(backend, &google).await;
-    let (owner, key) = founder(&app).await;
+    let (google, app, owner, key) = suffixed_founder(backend).await;
     // No connection yet.
-    app.get(PATH, Some(&key)).await.expect(404);
-    app.post(PATH, Some(&owner.token), json!({}))
+    app.get(SUFFIX_PATH, Some(&key)).await.expect(404);
+    app.post(SUFFIX_PATH, Some(&owner.token), json!({}))
         .await
         .expect(404);
     connect(&app, &google, &owner.token).await;
 
-    let report = app.get(PATH, Some(&key)).await.expect(200).clone();
+    let report = app.get(SUFFIX_PATH, Some(&key)).await.expect(200).clone();
     assert_eq!(report["connected"], true);
     assert_eq!(report["customer_id"], "1234567890");
     assert_eq!(report["final_url_suffix"], "ref=partner");
@@ -54,11 +47,7 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
     );
 
     // Only a person's dashboard session writes it (`suffix_doors` has the refusals).
-    let written = app
-        .post(PATH, Some(&owner.token), json!({}))
-        .await
-        .expect(200)
-        .clone();
+    let written = write_suffix(&app, &owner.token).await;
     assert_eq!(written["ok"], true);
     assert_eq!(written["already_complete"], false);
     assert_eq!(written["added"].as_array().unwrap().len(), missing);
@@ -67,16 +56,12 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
         google.final_url_suffix(CUSTOMER),
         report["proposed_suffix"].as_str().map(str::to_owned)
     );
-    let after = app.get(PATH, Some(&key)).await.expect(200).clone();
+    let after = app.get(SUFFIX_PATH, Some(&key)).await.expect(200).clone();
     assert_eq!(after["complete"], true);
     assert_eq!(after["missing"], json!([]));
     assert_eq!(after["deployed_at"], "2026-11-21T12:00:00.000Z");
     // Complete: a second call writes nothing.
-    let again = app
-        .post(PATH, Some(&owner.token), json!({}))
-        .await
-        .expect(200)
-        .clone();
+    let again = write_suffix(&app, &owner.token).await;
     assert_eq!(again["already_complete"], true);
     assert_eq!(again["added"], json!([]));
     let audited: Vec<_> = app
@@ -90,8 +75,8 @@ async fn the_suffix_is_read_and_completed(backend: Backend) {
 
     // Another account's product answers 404.
     let other = app.signup_verified("other@example.com").await;
-    app.get(PATH, Some(&other.token)).await.expect(404);
-    app.post(PATH, Some(&other.token), json!({}))
+    app.get(SUFFIX_PATH, Some(&other.token)).await.expect(404);
+    app.post(SUFFIX_PATH, Some(&other.token), json!({}))
         .await
         .expect(404);
 }
@@ -107,18 +92,18 @@ async fn reads_and_writes_that_fail(backend: Backend) {
 
     // A read that cannot happen is an answer with read_error.
     google.fail_next("googleAds:search", 1, Fail::Unauthenticated);
-    let report = app.get(PATH, Some(&key)).await.expect(200).clone();
+    let report = app.get(SUFFIX_PATH, Some(&key)).await.expect(200).clone();
     assert!(report["read_error"].as_str().is_some(), "{report}");
     assert_eq!(report["complete"], false);
     assert!(report["final_url_suffix"].is_null());
 
     // Google refuses the write: 502, nothing recorded as deployed.
     google.fail_next(":mutate", 10, Fail::Internal);
-    app.post(PATH, Some(&owner.token), json!({}))
+    app.post(SUFFIX_PATH, Some(&owner.token), json!({}))
         .await
         .expect_error(502, "writing the URL suffix failed");
     assert!(google.final_url_suffix(CUSTOMER).is_none());
-    let report = app.get(PATH, Some(&key)).await.expect(200).clone();
+    let report = app.get(SUFFIX_PATH, Some(&key)).await.expect(200).clone();
     assert!(report["deployed_at"].is_null());
 }
 
@@ -168,7 +153,7 @@ async fn test_and_disconnect(backend: Backend) {
         json!({ "ok": true, "credential_deleted": true, "revoked_upstream": true })
     );
     assert_eq!(google.requests_to("/revoke").len(), 1);
-    app.get(PATH, Some(&key)).await.expect(404);
+    app.get(SUFFIX_PATH, Some(&key)).await.expect(404);
 }
 
 per_backend!(test_and_disconnect);

@@ -17,7 +17,6 @@ use serde_json::json;
 
 use super::*;
 
-const PATH: &str = "/products/shop/connections/search-ads/url-suffix";
 const RULE: &str = "only a person signed in to the dashboard may change the ad account's URL suffix; ask the founder to press the button in the dashboard";
 
 /// The customer's own mutate: the only request that writes the suffix.
@@ -28,17 +27,12 @@ fn suffix_writes(google: &FakeGoogle) -> usize {
 }
 
 async fn only_a_persons_dashboard_session_writes_the_suffix(backend: Backend) {
-    let google = FakeGoogle::spawn().await;
-    google.add_customer(
-        CustomerSeed::new(CUSTOMER, "Shop Ads", "USD").final_url_suffix("ref=partner"),
-    );
-    let app = spawn(backend, &google).await;
-    let (owner, key) = founder(&app).await;
+    let (google, app, owner, key) = suffixed_founder(backend).await;
     connect(&app, &google, &owner.token).await;
 
     // Reading is open to an agent's key as to a person's session.
     for token in [&key, &owner.token] {
-        let report = app.get(PATH, Some(token)).await.expect(200).clone();
+        let report = app.get(SUFFIX_PATH, Some(token)).await.expect(200).clone();
         assert_eq!(report["complete"], false, "{report}");
         assert_eq!(report["final_url_suffix"], "ref=partner");
     }
@@ -46,7 +40,7 @@ async fn only_a_persons_dashboard_session_writes_the_suffix(backend: Backend) {
     // The agent's key and the operator token: 403 naming the rule, before anything is read.
     let reads_before = google.requests_to("googleAds:search").len();
     for token in [key.as_str(), app.operator_token.as_str()] {
-        let refused = app.post(PATH, Some(token), json!({})).await;
+        let refused = app.post(SUFFIX_PATH, Some(token), json!({})).await;
         refused.expect_error(403, RULE);
         assert_eq!(refused.body, json!({ "error": RULE }));
     }
@@ -108,7 +102,7 @@ async fn only_a_persons_dashboard_session_writes_the_suffix(backend: Backend) {
         Some("ref=partner")
     );
     assert!(
-        app.get(PATH, Some(&key)).await.expect(200)["deployed_at"].is_null(),
+        app.get(SUFFIX_PATH, Some(&key)).await.expect(200)["deployed_at"].is_null(),
         "not deployed"
     );
     let audited = app
@@ -117,11 +111,7 @@ async fn only_a_persons_dashboard_session_writes_the_suffix(backend: Backend) {
     assert!(audited.is_empty(), "{audited:?}");
 
     // The founder presses the button: the session writes it at once, one mutate.
-    let written = app
-        .post(PATH, Some(&owner.token), json!({}))
-        .await
-        .expect(200)
-        .clone();
+    let written = write_suffix(&app, &owner.token).await;
     assert_eq!(written["ok"], true);
     assert_eq!(written["already_complete"], false);
     assert_eq!(suffix_writes(&google), 1);
@@ -144,7 +134,7 @@ async fn only_a_persons_dashboard_session_writes_the_suffix(backend: Backend) {
     assert_eq!(audited[0]["via"], "dashboard");
 
     // Complete now: the key is still refused (403 before the "already complete" answer).
-    app.post(PATH, Some(&key), json!({}))
+    app.post(SUFFIX_PATH, Some(&key), json!({}))
         .await
         .expect_error(403, RULE);
     assert_eq!(suffix_writes(&google), 1);

@@ -19,36 +19,6 @@ fn proposal(campaign_id: Option<i64>, to_cents: i64) -> Value {
     body
 }
 
-async fn propose(app: &TestApp, key: &str, body: Value) -> String {
-    app.post("/products/shop/proposals", Some(key), body)
-        .await
-        .expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn approve(app: &TestApp, token: &str, id: &str) {
-    app.post(&format!("/queue/{id}/approve"), Some(token), json!({}))
-        .await
-        .expect(200);
-}
-
-async fn execution_of(app: &TestApp, token: &str, id: &str) -> Value {
-    let approved = app
-        .get("/queue?status=approved", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    approved
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|card| card["id"] == id)
-        .map(|card| card["execution"].clone())
-        .expect("the approved card")
-}
-
 async fn approvals_change_the_budget_where_it_lives(backend: Backend) {
     let (meta, linkedin) = (FakeMeta::spawn().await, FakeLinkedIn::spawn().await);
     seed_meta(&meta);
@@ -57,7 +27,9 @@ async fn approvals_change_the_budget_where_it_lives(backend: Backend) {
     connect_meta_ads(&app, &key).await;
     let before = meta.requests().len();
 
-    let brand = propose(&app, &key, proposal(Some(BRAND), 3_550)).await;
+    let brand = app
+        .raise_proposal(&key, "shop", proposal(Some(BRAND), 3_550))
+        .await;
     // The agent's own approval is refused, and job passes reach nothing at Meta.
     app.post(&format!("/queue/{brand}/approve"), Some(&key), json!({}))
         .await
@@ -77,27 +49,29 @@ async fn approvals_change_the_budget_where_it_lives(backend: Backend) {
     );
     assert_eq!(meta.campaign_daily_budget(BRAND), Some(2_000));
 
-    approve(&app, &owner.token, &brand).await;
+    app.approve_card(&owner.token, &brand).await;
     // USD's minor unit is the cent: the exact amount, on the campaign's own budget.
     assert_eq!(
         meta.campaign_daily_budget(BRAND),
         Some(3_550),
         "{}",
-        execution_of(&app, &owner.token, &brand).await
+        app.approved_execution(&owner.token, &brand).await
     );
     assert_eq!(meta.budget_changes().len(), 1);
-    let execution = execution_of(&app, &owner.token, &brand).await;
+    let execution = app.approved_execution(&owner.token, &brand).await;
     assert_eq!(execution["state"], "applied", "{execution}");
     assert_eq!(execution["before_cents"], 2_000);
     assert_eq!(execution["after_cents"], 3_550);
     assert_eq!(execution["campaign_id"], BRAND.to_string());
 
     // Prospecting's budget lives on its only ad set.
-    let prospecting = propose(&app, &key, proposal(Some(PROSPECTING), 2_200)).await;
-    approve(&app, &owner.token, &prospecting).await;
+    let prospecting = app
+        .raise_proposal(&key, "shop", proposal(Some(PROSPECTING), 2_200))
+        .await;
+    app.approve_card(&owner.token, &prospecting).await;
     assert_eq!(meta.adset_daily_budget(3_003), Some(2_200));
     assert_eq!(meta.campaign_daily_budget(PROSPECTING), None);
-    let execution = execution_of(&app, &owner.token, &prospecting).await;
+    let execution = app.approved_execution(&owner.token, &prospecting).await;
     assert_eq!(
         (
             execution["state"].clone(),
@@ -109,9 +83,9 @@ async fn approvals_change_the_budget_where_it_lives(backend: Backend) {
     // Two ad-set budgets, or no campaign named among several: refused, nothing written.
     let changes = meta.budget_changes().len();
     for body in [proposal(Some(SPLIT), 2_000), proposal(None, 2_000)] {
-        let id = propose(&app, &key, body).await;
-        approve(&app, &owner.token, &id).await;
-        let execution = execution_of(&app, &owner.token, &id).await;
+        let id = app.raise_proposal(&key, "shop", body).await;
+        app.approve_card(&owner.token, &id).await;
+        let execution = app.approved_execution(&owner.token, &id).await;
         assert_eq!(execution["state"], "refused", "{execution}");
         assert!(
             execution["reason"].as_str().unwrap_or_default().len() > 10,
@@ -157,7 +131,10 @@ async fn no_door_reaches_meta_before_a_human(backend: Backend) {
         rollback_if: None,
         headline: None,
     };
-    let mut cards = vec![propose(&app, &key, proposal(Some(BRAND), 2_500)).await];
+    let mut cards = vec![
+        app.raise_proposal(&key, "shop", proposal(Some(BRAND), 2_500))
+            .await,
+    ];
     for via in [Via::Mcp, Via::Chat] {
         let agent = caller_for_token(&app.state, &key, via).await.unwrap();
         let accepted = proposals::propose(&app.state, &agent, "shop", raise(2_600))

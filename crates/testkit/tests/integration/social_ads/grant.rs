@@ -7,16 +7,9 @@ use serde_json::{Value, json};
 
 use super::*;
 
-async fn start(app: &TestApp, token: &str, body: Value) -> Value {
-    app.post("/connect/socialco/start", Some(token), body)
-        .await
-        .expect(200)
-        .clone()
-}
-
 /// Starts the grant for both kinds, plays the human, follows the callback; answers the state.
 async fn consent(app: &TestApp, meta: &FakeMeta, token: &str) -> String {
-    let started = start(app, token, json!({ "product_slug": "shop" })).await;
+    let started = start_grant(app, token, json!({ "product_slug": "shop" })).await;
     let state = started["state"].as_str().unwrap().to_owned();
     let dialog = app
         .confirm_grant(started["auth_url"].as_str().unwrap())
@@ -28,23 +21,13 @@ async fn consent(app: &TestApp, meta: &FakeMeta, token: &str) -> String {
     state
 }
 
-async fn status(app: &TestApp, token: &str, state: &str) -> Value {
-    app.get(
-        &format!("/connect/socialco/status?state={state}"),
-        Some(token),
-    )
-    .await
-    .expect(200)
-    .clone()
-}
-
 async fn the_grant_connects_the_chosen_account_and_page(backend: Backend) {
     let (meta, linkedin) = (FakeMeta::spawn().await, FakeLinkedIn::spawn().await);
     seed_meta(&meta);
     let app = spawn(backend, &meta, &linkedin).await;
     let (owner, key) = founder(&app).await;
 
-    let started = start(&app, &key, json!({ "product_slug": "shop" })).await;
+    let started = start_grant(&app, &key, json!({ "product_slug": "shop" })).await;
     let auth_url = started["auth_url"].as_str().unwrap();
     assert_eq!(
         auth_url,
@@ -80,13 +63,13 @@ async fn the_grant_connects_the_chosen_account_and_page(backend: Backend) {
     }
     // Pending until the human has been through the dialog.
     let state = started["state"].as_str().unwrap();
-    assert_eq!(status(&app, &key, state).await["status"], "pending");
+    assert_eq!(grant_status(&app, &key, state).await["status"], "pending");
 
     let back = meta.authorize(&dialog_url).await;
     let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 200);
     assert!(page.text().await.unwrap().contains("Meta is connected"));
-    let complete = status(&app, &key, state).await;
+    let complete = grant_status(&app, &key, state).await;
     assert_eq!(complete["status"], "complete", "{complete}");
     let accounts = complete["options"]["ad_accounts"].as_array().unwrap();
     let ids: Vec<&str> = accounts.iter().map(|a| a["id"].as_str().unwrap()).collect();
@@ -144,15 +127,12 @@ async fn the_grant_connects_the_chosen_account_and_page(backend: Backend) {
             "{choice} -> {refused}"
         );
     }
-    let selected = app
-        .post(
-            "/connect/socialco/select",
-            Some(&key),
-            json!({ "state": state, "ad_account_id": "1001", "page_id": PAGE.to_string() }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let selected = select_grant(
+        &app,
+        &key,
+        json!({ "state": state, "ad_account_id": "1001", "page_id": PAGE.to_string() }),
+    )
+    .await;
     assert_eq!(
         selected,
         json!({ "ok": true, "activated": ["social_ads_a", "social_a"] })
@@ -272,7 +252,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
     .expect(401);
 
     // Before consent, select is 409; another account's state is 404 at status and select.
-    let started = start(
+    let started = start_grant(
         &app,
         &key,
         json!({ "product_slug": "shop", "kinds": ["social_ads_a"] }),
@@ -313,7 +293,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
     let back = meta.authorize(&dialog).await;
     let page = app.follow_callback(&back).await;
     assert_eq!(page.status().as_u16(), 400);
-    let ended = status(&app, &key, state).await;
+    let ended = grant_status(&app, &key, state).await;
     assert_eq!(ended["status"], "error");
     assert!(
         ended["error"]
@@ -326,7 +306,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
     // A replayed callback changes nothing.
     let replay = app.follow_callback(&back).await;
     assert_eq!(replay.status().as_u16(), 400);
-    assert_eq!(status(&app, &key, state).await["status"], "error");
+    assert_eq!(grant_status(&app, &key, state).await["status"], "error");
 
     // Only ads asked: a page choice is refused; the one usable USD account is taken without
     // naming it.
@@ -341,15 +321,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
         .expect(400)
         .clone();
     assert!(refused["error"].as_str().unwrap().starts_with("page_id"));
-    let selected = app
-        .post(
-            "/connect/socialco/select",
-            Some(&key),
-            json!({ "state": state }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let selected = select_grant(&app, &key, json!({ "state": state })).await;
     assert_eq!(selected["activated"], json!(["social_ads_a"]));
     assert_eq!(
         connection(&app, &owner.token, "social_ads_a")
@@ -361,7 +333,7 @@ async fn the_flow_refuses_in_words(backend: Backend) {
 }
 
 async fn consent_ads_only(app: &TestApp, meta: &FakeMeta, token: &str) -> String {
-    let started = start(
+    let started = start_grant(
         app,
         token,
         json!({ "product_slug": "shop", "kinds": ["social_ads_a"] }),

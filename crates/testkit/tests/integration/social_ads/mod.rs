@@ -246,3 +246,31 @@ async fn sync(app: &TestApp) {
         .await
         .unwrap();
 }
+
+/// `POST /connect/socialco/start` with `body` as `token`; it must be accepted (200).
+async fn start_grant(app: &TestApp, token: &str, body: Value) -> Value {
+    app.post("/connect/socialco/start", Some(token), body)
+        .await
+        .expect(200)
+        .clone()
+}
+
+/// The grant `state`'s status as `token` polls it.
+async fn grant_status(app: &TestApp, token: &str, state: &str) -> Value {
+    app.get(
+        &format!("/connect/socialco/status?state={state}"),
+        Some(token),
+    )
+    .await
+    .expect(200)
+    .clone()
+}
+
+/// `POST /connect/socialco/select` with `body` as `token`; it must be accepted (200). Answers
+/// what it activated.
+async fn select_grant(app: &TestApp, token: &str, body: Value) -> Value {
+    app.post("/connect/socialco/select", Some(token), body)
+        .await
+        .expect(200)
+        .clone()
+}

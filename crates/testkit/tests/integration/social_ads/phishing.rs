@@ -10,25 +10,10 @@ use sha2::{Digest, Sha256};
 
 use super::*;
 
+/// Starts the grant for `shop` from the dashboard.
 async fn start(app: &TestApp, token: &str) -> Value {
-    app.post(
-        "/connect/socialco/start",
-        Some(token),
-        json!({ "product_slug": "shop", "client": "dashboard" }),
-    )
-    .await
-    .expect(200)
-    .clone()
-}
-
-async fn grant_status(app: &TestApp, token: &str, state: &str) -> Value {
-    app.get(
-        &format!("/connect/socialco/status?state={state}"),
-        Some(token),
-    )
-    .await
-    .expect(200)
-    .clone()
+    let body = json!({ "product_slug": "shop", "client": "dashboard" });
+    start_grant(app, token, body).await
 }
 
 /// The query pairs of a request the fake recorded.
@@ -143,15 +128,12 @@ async fn a_person_confirms_and_the_exchange_proves_the_challenge(backend: Backen
         grant_status(&app, &owner.token, &state).await["status"],
         "complete"
     );
-    let selected = app
-        .post(
-            "/connect/socialco/select",
-            Some(&owner.token),
-            json!({ "state": state, "ad_account_id": ACCOUNT.to_string(), "page_id": PAGE.to_string() }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let selected = select_grant(
+        &app,
+        &owner.token,
+        json!({ "state": state, "ad_account_id": ACCOUNT.to_string(), "page_id": PAGE.to_string() }),
+    )
+    .await;
     assert_eq!(
         selected,
         json!({ "ok": true, "activated": ["social_ads_a", "social_a"] })

@@ -4,7 +4,7 @@
 //! approval writes nothing at Meta, the card stays approved and history says why.
 
 use payback_testkit::{Backend, FakeLinkedIn, FakeMeta, per_backend};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::*;
 
@@ -19,24 +19,7 @@ async fn propose(app: &TestApp, key: &str, campaign: i64, to_cents: i64) -> Stri
         "to_cents": to_cents,
         "rationale": "Retargeting pays back in four days; it runs out of budget by noon.",
     });
-    app.post("/products/shop/proposals", Some(key), body)
-        .await
-        .expect(202)["proposal_id"]
-        .as_str()
-        .unwrap()
-        .to_owned()
-}
-
-async fn card(app: &TestApp, token: &str, status: &str, id: &str) -> Value {
-    app.get(&format!("/queue?status={status}"), Some(token))
-        .await
-        .expect(200)
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|card| card["id"] == id)
-        .cloned()
-        .unwrap_or_else(|| panic!("card {id} is not {status}"))
+    app.raise_proposal(key, "shop", body).await
 }
 
 async fn a_meta_change_lands_only_on_its_ad_account(backend: Backend) {
@@ -53,7 +36,7 @@ async fn a_meta_change_lands_only_on_its_ad_account(backend: Backend) {
     let connection_id = connection(&app, &key, "social_ads_a").await.unwrap()["id"].clone();
 
     let id = propose(&app, &key, BRAND, 3_550).await;
-    let spec = card(&app, &owner.token, "pending", &id).await["action_spec"].clone();
+    let spec = app.queue_card(&owner.token, "pending", &id).await["action_spec"].clone();
     assert_eq!(spec["connection_id"], connection_id);
     assert_eq!(spec["ad_account_id"], ACCOUNT.to_string());
 
@@ -66,13 +49,7 @@ async fn a_meta_change_lands_only_on_its_ad_account(backend: Backend) {
     )
     .await
     .expect(200);
-    app.post(
-        &format!("/queue/{id}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&owner.token, &id).await;
 
     assert!(
         meta.budget_changes().is_empty(),
@@ -84,7 +61,7 @@ async fn a_meta_change_lands_only_on_its_ad_account(backend: Backend) {
     let reason = format!(
         "the product's Meta connection now points at account {SECOND_ACCOUNT}, not {ACCOUNT}, which this change was proposed for; propose the change again for the account now connected"
     );
-    let shown = card(&app, &owner.token, "approved", &id).await;
+    let shown = app.queue_card(&owner.token, "approved", &id).await;
     assert_eq!(shown["execution"]["state"], "refused", "{shown}");
     assert_eq!(shown["execution"]["reason"], reason.as_str());
     let events = app
@@ -97,13 +74,7 @@ async fn a_meta_change_lands_only_on_its_ad_account(backend: Backend) {
 
     // Proposed for the account connected now: applied there, once.
     let honest = propose(&app, &key, SECOND_BRAND, 2_600).await;
-    app.post(
-        &format!("/queue/{honest}/approve"),
-        Some(&owner.token),
-        json!({}),
-    )
-    .await
-    .expect(200);
+    app.approve_card(&owner.token, &honest).await;
     assert_eq!(meta.campaign_daily_budget(SECOND_BRAND), Some(2_600));
     assert_eq!(meta.budget_changes().len(), 1);
     assert_eq!(meta.campaign_daily_budget(BRAND), Some(2_000));

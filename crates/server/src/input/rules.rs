@@ -1,4 +1,5 @@
-//! Field rules garde does not ship, shared by the request types of every route.
+//! Field rules garde does not ship, shared by the request types of every route and the
+//! arguments of every MCP tool, and the bounds of the fields both doors take.
 
 use crate::secret::Secret;
 
@@ -41,4 +42,25 @@ pub fn web_url(url: &str, _: &()) -> garde::Result {
         Some("http" | "https") => Ok(()),
         _ => Err(garde::Error::new("must be an http or https URL")),
     }
+}
+
+/// `POST /distribution` and the `record_distribution` tool.
+pub mod distribution {
+    /// `productSlug`, in characters (a slug is at most this long).
+    pub const PRODUCT_SLUG_MAX_CHARS: usize = payback_domain::validation::SLUG_MAX_CHARS;
+    /// `channel` and `kind`, in characters.
+    pub const LABEL_MAX_CHARS: usize = 80;
+    /// `url` and `note`, in characters.
+    pub const TEXT_MAX_CHARS: usize = 2000;
+    /// `utmCampaign`, in characters.
+    pub const CAMPAIGN_MAX_CHARS: usize = 200;
+}
+
+/// `POST /products/{slug}/spend/proposals` and the `propose_spend_change` tool.
+pub mod spend {
+    /// `campaign_id`, in characters.
+    pub const CAMPAIGN_ID_MAX_CHARS: usize = 200;
+    /// `rationale`, in characters.
+    pub const RATIONALE_MIN_CHARS: usize = 10;
+    pub const RATIONALE_MAX_CHARS: usize = 2000;
 }
