@@ -763,15 +763,15 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             at_most(connect::STATE_MAX_CHARS),
         ),
         (
-            Field("SocialAdsRequest", "access_token"),
+            Field("SocialAdsARequest", "access_token"),
             vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
         ),
         (
-            Field("SocialAdsRequest", "ad_account_id"),
+            Field("SocialAdsARequest", "ad_account_id"),
             vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
         (
-            Field("SocialAdsRequest", "campaign_name_prefixes"),
+            Field("SocialAdsARequest", "campaign_name_prefixes"),
             prefix_list(),
         ),
         (
@@ -779,19 +779,19 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             prefix_list(),
         ),
         (
-            Field("ProAdsRequest", "access_token"),
+            Field("SocialAdsBRequest", "access_token"),
             vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
         ),
         (
-            Field("ProAdsRequest", "ad_account_id"),
+            Field("SocialAdsBRequest", "ad_account_id"),
             vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
         (
-            Field("SocialPageRequest", "access_token"),
+            Field("SocialARequest", "access_token"),
             vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
         ),
         (
-            Field("SocialPageRequest", "page_id"),
+            Field("SocialARequest", "page_id"),
             vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
         // Reads (`input/window.rs`: `Window`, `limits`; `services/attribution.rs`,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use payback_domain::{DAY_MS, Timestamp};
 
-use super::{RetryPolicy, SocialPageConfig, SocialPageSource};
+use super::{RetryPolicy, SocialAConfig, SocialASource};
 use crate::graph::test_fake::{FakeGraph, NoPages};
 use crate::source::{Revocation, Source};
 use crate::{ConnectorError, SyncWindow};
@@ -13,15 +13,15 @@ use crate::{ConnectorError, SyncWindow};
 const PAGE: &str = r#"{"id": "101", "name": "Shop", "followers_count": 1234,
     "instagram_business_account": {"id": "178414", "username": "shop", "followers_count": 567}}"#;
 
-async fn source(answers: &[(&str, &str)]) -> (FakeGraph, SocialPageSource) {
+async fn source(answers: &[(&str, &str)]) -> (FakeGraph, SocialASource) {
     let fake = FakeGraph::start(answers).await;
-    let mut config = SocialPageConfig::new("EAAB-user-token".into(), "101".into());
+    let mut config = SocialAConfig::new("EAAB-user-token".into(), "101".into());
     config.graph_base_url = fake.base_url.clone();
     config.retry = RetryPolicy {
         retries: 0,
         base_delay: Duration::from_millis(1),
     };
-    (fake, SocialPageSource::new(reqwest::Client::new(), config))
+    (fake, SocialASource::new(reqwest::Client::new(), config))
 }
 
 /// 2026-11-21T12:00:00Z.
@@ -175,7 +175,7 @@ async fn disconnect_ends_only_the_grants_token() {
     assert_eq!(source.disconnect().await.unwrap(), Revocation::Revoked);
     let mut config = source.config.clone();
     config.revoke_on_disconnect = false;
-    let pasted = SocialPageSource::new(reqwest::Client::new(), config);
+    let pasted = SocialASource::new(reqwest::Client::new(), config);
     assert_eq!(
         pasted.disconnect().await.unwrap(),
         Revocation::NothingToRevoke

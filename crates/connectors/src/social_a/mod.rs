@@ -18,7 +18,7 @@ mod source;
 mod http_tests;
 
 pub use crate::payments::RetryPolicy;
-pub use source::SocialPageSource;
+pub use source::SocialASource;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -34,7 +34,7 @@ use snapshots::Figures;
 
 /// One `social_a` connection, its token opened. `Debug` never prints the token.
 #[derive(Clone)]
-pub struct SocialPageConfig {
+pub struct SocialAConfig {
     /// Default [`DEFAULT_GRAPH_BASE_URL`]; tests point it at a fake.
     pub graph_base_url: String,
     /// A user token (from the grant; exchanged for the page's token) or a page token (key
@@ -50,7 +50,7 @@ pub struct SocialPageConfig {
     pub revoke_on_disconnect: bool,
 }
 
-impl SocialPageConfig {
+impl SocialAConfig {
     /// A config against Meta's origin with the default retry policy, for the grant's token.
     pub fn new(access_token: String, page_id: String) -> Self {
         Self {
@@ -78,9 +78,9 @@ impl SocialPageConfig {
     }
 }
 
-impl fmt::Debug for SocialPageConfig {
+impl fmt::Debug for SocialAConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SocialPageConfig")
+        f.debug_struct("SocialAConfig")
             .field("graph_base_url", &self.graph_base_url)
             .field("access_token", &"[redacted]")
             .field("page_id", &self.page_id)
@@ -95,7 +95,7 @@ impl fmt::Debug for SocialPageConfig {
 /// (1234 followers; Instagram @shop linked)`.
 pub async fn test(
     http: &reqwest::Client,
-    config: &SocialPageConfig,
+    config: &SocialAConfig,
 ) -> Result<String, ConnectorError> {
     let (client, page) = page::open(http, config).await?;
     let _: InsightsAnswer = client
@@ -126,7 +126,7 @@ pub async fn test(
 /// are, and their engagement as snapshot details).
 pub async fn sync(
     http: &reqwest::Client,
-    config: &SocialPageConfig,
+    config: &SocialAConfig,
     window: SyncWindow,
 ) -> Result<SyncOutput, ConnectorError> {
     let asked = DayRange::of_window(window);
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn page_ids_are_digits() {
-        let mut config = SocialPageConfig::new("EAAB-token".into(), " 101 ".into());
+        let mut config = SocialAConfig::new("EAAB-token".into(), " 101 ".into());
         assert_eq!(config.page_id().unwrap(), "101");
         config.page_id = "101/feed".into();
         assert!(matches!(config.page_id(), Err(ConnectorError::Config(_))));
@@ -233,7 +233,7 @@ mod tests {
     fn debug_never_prints_the_token() {
         let text = format!(
             "{:?}",
-            SocialPageConfig::new("EAAB-secret".into(), "101".into())
+            SocialAConfig::new("EAAB-secret".into(), "101".into())
         );
         assert!(
             !text.contains("EAAB-secret") && text.contains("101"),

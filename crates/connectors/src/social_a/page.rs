@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::SocialPageConfig;
+use super::SocialAConfig;
 use crate::ConnectorError;
 use crate::graph::client::GraphClient;
 use crate::graph::errors::FailureKind;
@@ -109,7 +109,7 @@ impl Instagram {
 /// A client holding the page's token, and the page read with it.
 pub(crate) async fn open(
     http: &reqwest::Client,
-    config: &SocialPageConfig,
+    config: &SocialAConfig,
 ) -> Result<(GraphClient, Page), ConnectorError> {
     let page_id = config.page_id()?;
     let given = config.client(http)?;

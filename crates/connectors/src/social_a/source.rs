@@ -6,22 +6,22 @@ use crate::graph;
 use crate::source::{PageSink, Revocation, Source, SourceFuture};
 use crate::{SyncOutput, SyncWindow};
 
-use super::SocialPageConfig;
+use super::SocialAConfig;
 
 /// One Facebook page (and its linked Instagram account), ready to read.
 #[derive(Debug)]
-pub struct SocialPageSource {
+pub struct SocialASource {
     http: reqwest::Client,
-    pub(super) config: SocialPageConfig,
+    pub(super) config: SocialAConfig,
 }
 
-impl SocialPageSource {
-    pub fn new(http: reqwest::Client, config: SocialPageConfig) -> Self {
+impl SocialASource {
+    pub fn new(http: reqwest::Client, config: SocialAConfig) -> Self {
         Self { http, config }
     }
 }
 
-impl Source for SocialPageSource {
+impl Source for SocialASource {
     fn test(&self) -> SourceFuture<'_, String> {
         Box::pin(super::test(&self.http, &self.config))
     }

@@ -15,7 +15,7 @@
 
 use serde::Deserialize;
 
-use super::SocialAdsConfig;
+use super::SocialAdsAConfig;
 use super::account;
 use super::money::{budget_to_cents, cents_to_budget};
 use crate::graph::client::GraphClient;
@@ -88,7 +88,7 @@ pub(crate) enum AdSetStep {
 /// Applies `change`; every failure becomes an outcome (transient when a later try may help).
 pub(crate) async fn apply(
     http: &reqwest::Client,
-    config: &SocialAdsConfig,
+    config: &SocialAdsAConfig,
     change: &BudgetChange,
 ) -> BudgetOutcome {
     match try_apply(http, config, change).await {
@@ -109,7 +109,7 @@ pub(crate) async fn apply(
 
 async fn try_apply(
     http: &reqwest::Client,
-    config: &SocialAdsConfig,
+    config: &SocialAdsAConfig,
     change: &BudgetChange,
 ) -> Result<BudgetOutcome, ConnectorError> {
     let refuse = |reason: String| Ok(BudgetOutcome::Refused { reason });

@@ -6,28 +6,28 @@ use std::time::Duration;
 use axum::http::{Method, StatusCode};
 use payback_domain::{DAY_MS, Timestamp};
 
-use super::{RetryPolicy, SocialAdsConfig, SocialAdsSource};
+use super::{RetryPolicy, SocialAdsAConfig, SocialAdsASource};
 use crate::graph::test_fake::{FakeGraph, NoPages, Seen};
 use crate::source::{Revocation, Source};
 use crate::{BudgetChange, BudgetOutcome, ConnectorError, SyncWindow};
 
 struct Harness {
     fake: FakeGraph,
-    source: SocialAdsSource,
+    source: SocialAdsASource,
 }
 
 impl Harness {
     async fn start(answers: &[(&str, &str)]) -> Self {
         let fake = FakeGraph::start(answers).await;
         let mut config =
-            SocialAdsConfig::new("EAAB-grant-token".into(), "123".into(), vec!["shop".into()]);
+            SocialAdsAConfig::new("EAAB-grant-token".into(), "123".into(), vec!["shop".into()]);
         config.graph_base_url = fake.base_url.clone();
         config.retry = RetryPolicy {
             retries: 1,
             base_delay: Duration::from_millis(5),
         };
         Self {
-            source: SocialAdsSource::new(reqwest::Client::new(), config, "USD"),
+            source: SocialAdsASource::new(reqwest::Client::new(), config, "USD"),
             fake,
         }
     }
@@ -327,7 +327,7 @@ async fn disconnect_ends_the_grant_unless_the_token_is_the_customers() {
 
     let mut config = harness.source.config.clone();
     config.revoke_on_disconnect = false;
-    let pasted = SocialAdsSource::new(reqwest::Client::new(), config, "USD");
+    let pasted = SocialAdsASource::new(reqwest::Client::new(), config, "USD");
     assert_eq!(
         pasted.disconnect().await.unwrap(),
         Revocation::NothingToRevoke

@@ -22,7 +22,7 @@ mod source;
 mod spend;
 
 pub use crate::payments::RetryPolicy;
-pub use source::SocialAdsSource;
+pub use source::SocialAdsASource;
 
 use std::fmt;
 
@@ -38,7 +38,7 @@ const INSIGHTS_MONTHS: i32 = 37;
 
 /// One `social_ads_a` connection, its token opened. `Debug` never prints the token.
 #[derive(Clone)]
-pub struct SocialAdsConfig {
+pub struct SocialAdsAConfig {
     /// Default [`DEFAULT_GRAPH_BASE_URL`]; tests point it at a fake.
     pub graph_base_url: String,
     /// A user (or system user) token with `ads_read` (and `ads_management` for budgets).
@@ -55,7 +55,7 @@ pub struct SocialAdsConfig {
     pub revoke_on_disconnect: bool,
 }
 
-impl SocialAdsConfig {
+impl SocialAdsAConfig {
     /// A config against Meta's origin with the default retry policy, for the grant's token.
     pub fn new(
         access_token: String,
@@ -88,9 +88,9 @@ impl SocialAdsConfig {
     }
 }
 
-impl fmt::Debug for SocialAdsConfig {
+impl fmt::Debug for SocialAdsAConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SocialAdsConfig")
+        f.debug_struct("SocialAdsAConfig")
             .field("graph_base_url", &self.graph_base_url)
             .field("access_token", &"[redacted]")
             .field("ad_account_id", &self.ad_account_id)
@@ -133,7 +133,7 @@ pub fn campaign_matches(name: &str, prefixes: &[String]) -> bool {
 /// here as it would matter at the first sync or budget change.
 pub async fn test(
     http: &reqwest::Client,
-    config: &SocialAdsConfig,
+    config: &SocialAdsAConfig,
     product_currency: &str,
 ) -> Result<String, ConnectorError> {
     let id = config.account_id()?;
@@ -157,7 +157,7 @@ pub async fn test(
 /// account counts in another currency than the product.
 pub async fn sync(
     http: &reqwest::Client,
-    config: &SocialAdsConfig,
+    config: &SocialAdsAConfig,
     window: SyncWindow,
     product_currency: &str,
 ) -> Result<SyncOutput, ConnectorError> {
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(plain_ad_account_id("12 3").as_deref(), None);
         assert_eq!(plain_ad_account_id("").as_deref(), None);
         assert_eq!(plain_ad_account_id("ünï").as_deref(), None);
-        let mut config = SocialAdsConfig::new("EAAB-token".into(), "act_1".into(), vec![]);
+        let mut config = SocialAdsAConfig::new("EAAB-token".into(), "act_1".into(), vec![]);
         assert!(matches!(
             config.account_id(),
             Err(ConnectorError::Config(_))
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn debug_never_prints_the_token() {
-        let config = SocialAdsConfig::new("EAAB-secret".into(), "1".into(), vec!["Shop".into()]);
+        let config = SocialAdsAConfig::new("EAAB-secret".into(), "1".into(), vec!["Shop".into()]);
         let text = format!("{config:?}");
         assert!(
             !text.contains("EAAB-secret") && text.contains("Shop"),

@@ -7,19 +7,19 @@ use crate::graph;
 use crate::source::{PageSink, Revocation, Source, SourceFuture};
 use crate::{SyncOutput, SyncWindow};
 
-use super::{SocialAdsConfig, budget};
+use super::{SocialAdsAConfig, budget};
 
 /// One Meta ad account, ready to read for one product.
 #[derive(Debug)]
-pub struct SocialAdsSource {
+pub struct SocialAdsASource {
     http: reqwest::Client,
-    pub(super) config: SocialAdsConfig,
+    pub(super) config: SocialAdsAConfig,
     /// Spend in another currency fails the run by name, never converted or mixed.
     product_currency: String,
 }
 
-impl SocialAdsSource {
-    pub fn new(http: reqwest::Client, config: SocialAdsConfig, product_currency: &str) -> Self {
+impl SocialAdsASource {
+    pub fn new(http: reqwest::Client, config: SocialAdsAConfig, product_currency: &str) -> Self {
         Self {
             http,
             config,
@@ -28,7 +28,7 @@ impl SocialAdsSource {
     }
 }
 
-impl Source for SocialAdsSource {
+impl Source for SocialAdsASource {
     fn test(&self) -> SourceFuture<'_, String> {
         Box::pin(super::test(
             &self.http,
@@ -75,7 +75,7 @@ impl Source for SocialAdsSource {
     }
 }
 
-impl BudgetWriter for SocialAdsSource {
+impl BudgetWriter for SocialAdsASource {
     fn apply_budget<'a>(&'a self, change: &'a BudgetChange) -> SourceFuture<'a, BudgetOutcome> {
         Box::pin(async move { Ok(budget::apply(&self.http, &self.config, change).await) })
     }

@@ -228,8 +228,8 @@ fn state(currency: &str) -> Shared {
     }))
 }
 
-async fn config(state: &Shared) -> ProAdsConfig {
-    let mut config = ProAdsConfig::new(TOKEN.to_owned(), ACCOUNT_ID.to_owned());
+async fn config(state: &Shared) -> SocialAdsBConfig {
+    let mut config = SocialAdsBConfig::new(TOKEN.to_owned(), ACCOUNT_ID.to_owned());
     config.api_base_url = format!("{}/", serve(state.clone()).await);
     config.retry = RetryPolicy {
         retries: 2,
@@ -247,7 +247,7 @@ fn now() -> Timestamp {
 async fn test_reads_the_account_with_every_documented_header() {
     let state = state("USD");
     let config = config(&state).await;
-    let source = ProAdsSource::new(http(), config, "usd");
+    let source = SocialAdsBSource::new(http(), config, "usd");
     let line = source.test().await.unwrap();
     assert_eq!(line, "LinkedIn ad account 507404993 \"Acme\" answers (USD)");
     let seen = state.lock().unwrap();
@@ -277,7 +277,7 @@ async fn an_account_in_another_currency_is_refused() {
         to: now(),
     };
     let mut pages = NoPages;
-    let source = ProAdsSource::new(http(), config, "USD");
+    let source = SocialAdsBSource::new(http(), config, "USD");
     assert!(matches!(
         source.sync(window, &mut pages).await,
         Err(ConnectorError::Config(_))
@@ -525,7 +525,7 @@ async fn discovery_follows_the_cursor_through_every_page() {
 async fn disconnect_revokes_nothing() {
     let state = state("USD");
     let config = config(&state).await;
-    let source = ProAdsSource::new(http(), config, "USD");
+    let source = SocialAdsBSource::new(http(), config, "USD");
     assert_eq!(
         source.disconnect().await.unwrap(),
         crate::Revocation::NothingToRevoke

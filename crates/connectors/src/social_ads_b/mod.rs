@@ -37,7 +37,7 @@ mod urn;
 mod wire;
 
 pub use discover::discover_ad_accounts;
-pub use source::ProAdsSource;
+pub use source::SocialAdsBSource;
 
 use std::fmt;
 
@@ -62,7 +62,7 @@ pub const ANALYTICS_ELEMENT_CAP: usize = 15_000;
 
 /// One `social_ads_b` connection. `Debug` never prints the token.
 #[derive(Clone)]
-pub struct ProAdsConfig {
+pub struct SocialAdsBConfig {
     /// Default [`DEFAULT_API_BASE_URL`]; tests point it at a fake.
     pub api_base_url: String,
     /// The customer's member access token (`r_ads`, `r_ads_reporting`).
@@ -76,7 +76,7 @@ pub struct ProAdsConfig {
     pub analytics_cap: usize,
 }
 
-impl ProAdsConfig {
+impl SocialAdsBConfig {
     /// A config against LinkedIn's origin with the default retry policy.
     pub fn new(access_token: String, ad_account_id: String) -> Self {
         Self {
@@ -104,9 +104,9 @@ impl ProAdsConfig {
     }
 }
 
-impl fmt::Debug for ProAdsConfig {
+impl fmt::Debug for SocialAdsBConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ProAdsConfig")
+        f.debug_struct("SocialAdsBConfig")
             .field("api_base_url", &self.api_base_url)
             .field("access_token", &"[redacted]")
             .field("ad_account_id", &self.ad_account_id)
@@ -127,7 +127,7 @@ pub fn plain_ad_account_id(text: &str) -> Option<String> {
 /// with [`ConnectorError::Config`] naming why.
 pub(crate) async fn test(
     http: &reqwest::Client,
-    config: &ProAdsConfig,
+    config: &SocialAdsBConfig,
     product_currency: &str,
 ) -> Result<String, ConnectorError> {
     let id = config.account_id()?;
@@ -145,7 +145,7 @@ pub(crate) async fn test(
 /// days), as of now.
 pub(crate) async fn sync(
     http: &reqwest::Client,
-    config: &ProAdsConfig,
+    config: &SocialAdsBConfig,
     window: SyncWindow,
     product_currency: &str,
 ) -> Result<SyncOutput, ConnectorError> {
@@ -157,7 +157,7 @@ pub(crate) async fn sync(
 /// still read.
 pub(crate) async fn sync_as_of(
     http: &reqwest::Client,
-    config: &ProAdsConfig,
+    config: &SocialAdsBConfig,
     window: SyncWindow,
     product_currency: &str,
     now: Timestamp,
@@ -249,7 +249,7 @@ mod tests {
         assert_eq!(plain_ad_account_id("urn:li:sponsoredCampaign:1"), None);
         assert_eq!(plain_ad_account_id("507-404-993"), None);
         assert_eq!(plain_ad_account_id(""), None);
-        let mut config = ProAdsConfig::new(
+        let mut config = SocialAdsBConfig::new(
             "token-secret-value".into(),
             "urn:li:sponsoredAccount:9".into(),
         );
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn a_config_starts_at_linkedin_and_never_prints_its_token() {
-        let config = ProAdsConfig::new("AQV-token-secret-value".into(), "507404993".into());
+        let config = SocialAdsBConfig::new("AQV-token-secret-value".into(), "507404993".into());
         assert_eq!(config.api_base_url, "https://api.linkedin.com");
         assert_eq!(config.retry, RetryPolicy::default());
         let text = format!("{config:?}");

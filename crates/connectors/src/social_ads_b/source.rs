@@ -4,19 +4,19 @@
 use crate::source::{PageSink, Revocation, Source, SourceFuture};
 use crate::{ConnectorError, SyncOutput, SyncWindow};
 
-use super::ProAdsConfig;
+use super::SocialAdsBConfig;
 
 /// One LinkedIn ad account, ready to read for one product.
 #[derive(Debug)]
-pub struct ProAdsSource {
+pub struct SocialAdsBSource {
     http: reqwest::Client,
-    config: ProAdsConfig,
+    config: SocialAdsBConfig,
     /// Spend in another currency fails the run by name, never converted or mixed.
     product_currency: String,
 }
 
-impl ProAdsSource {
-    pub fn new(http: reqwest::Client, config: ProAdsConfig, product_currency: &str) -> Self {
+impl SocialAdsBSource {
+    pub fn new(http: reqwest::Client, config: SocialAdsBConfig, product_currency: &str) -> Self {
         Self {
             http,
             config,
@@ -30,7 +30,7 @@ impl ProAdsSource {
     }
 }
 
-impl Source for ProAdsSource {
+impl Source for SocialAdsBSource {
     fn test(&self) -> SourceFuture<'_, String> {
         Box::pin(self.run_test())
     }

@@ -55,7 +55,7 @@ fn prefix_list_within(prefixes: &[String], _: &()) -> garde::Result {
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
-pub struct SocialAdsRequest {
+pub struct SocialAdsARequest {
     /// A Meta access token with the `ads_read` permission (`ads_management` to apply approved
     /// budgets). Stored encrypted, never returned.
     #[garde(custom(secret_within::<ACCESS_TOKEN_MAX_CHARS>))]
@@ -77,7 +77,7 @@ pub struct SocialAdsRequest {
 /// `network_wall` for an adult-adjacent product (audited as `connection.refused`).
 #[utoipa::path(post, path = "/products/{slug}/connections/social-ads-a", tag = tags::CONNECTIONS,
     security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    request_body = SocialAdsRequest,
+    request_body = SocialAdsARequest,
     responses((status = 200, body = SocialConnected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody, description = "policy wall: adult-adjacent products may not connect social ads"),
         (status = 404, body = ErrorBody), (status = 502, body = ErrorBody, description = "Meta could not be reached"),
@@ -86,7 +86,7 @@ async fn connect_social_ads_a(
     State(state): State<AppState>,
     caller: Caller,
     Path(slug): Path<String>,
-    ValidJson(body): ValidJson<SocialAdsRequest>,
+    ValidJson(body): ValidJson<SocialAdsARequest>,
 ) -> ApiResult<Json<SocialConnected>> {
     let input = AdsKeyInput {
         access_token: body.access_token,
@@ -130,7 +130,7 @@ async fn campaign_filter(
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
-pub struct ProAdsRequest {
+pub struct SocialAdsBRequest {
     /// A LinkedIn access token with `r_ads` and `r_ads_reporting`. Stored encrypted.
     #[garde(custom(secret_within::<ACCESS_TOKEN_MAX_CHARS>))]
     access_token: Secret,
@@ -144,7 +144,7 @@ pub struct ProAdsRequest {
 /// `ad`). Read only: proposals never name this network. The token is proven first.
 #[utoipa::path(post, path = "/products/{slug}/connections/social-ads-b", tag = tags::CONNECTIONS,
     security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    request_body = ProAdsRequest,
+    request_body = SocialAdsBRequest,
     responses((status = 200, body = SocialConnected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 502, body = ErrorBody, description = "LinkedIn could not be reached"),
         (status = 503, body = ErrorBody, description = "PAYBACK_SECRET_KEY is not configured")))]
@@ -152,7 +152,7 @@ async fn connect_social_ads_b(
     State(state): State<AppState>,
     caller: Caller,
     Path(slug): Path<String>,
-    ValidJson(body): ValidJson<ProAdsRequest>,
+    ValidJson(body): ValidJson<SocialAdsBRequest>,
 ) -> ApiResult<Json<SocialConnected>> {
     let input = AdsKeyInput {
         access_token: body.access_token,
@@ -167,7 +167,7 @@ async fn connect_social_ads_b(
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
-pub struct SocialPageRequest {
+pub struct SocialARequest {
     /// A Meta page access token (or a user token that manages the page). Stored encrypted.
     #[garde(custom(secret_within::<ACCESS_TOKEN_MAX_CHARS>))]
     access_token: Secret,
@@ -182,7 +182,7 @@ pub struct SocialPageRequest {
 /// and recent posts are stored.
 #[utoipa::path(post, path = "/products/{slug}/connections/social-a", tag = tags::CONNECTIONS,
     security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    request_body = SocialPageRequest,
+    request_body = SocialARequest,
     responses((status = 200, body = SocialConnected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 502, body = ErrorBody, description = "Meta could not be reached"),
         (status = 503, body = ErrorBody, description = "PAYBACK_SECRET_KEY is not configured")))]
@@ -190,7 +190,7 @@ async fn connect_social_a(
     State(state): State<AppState>,
     caller: Caller,
     Path(slug): Path<String>,
-    ValidJson(body): ValidJson<SocialPageRequest>,
+    ValidJson(body): ValidJson<SocialARequest>,
 ) -> ApiResult<Json<SocialConnected>> {
     let input = PageKeyInput {
         access_token: body.access_token,

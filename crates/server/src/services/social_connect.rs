@@ -8,9 +8,9 @@
 //! is and the answer lists them (`accounts`, `pages`) for the caller to choose and call again.
 
 use payback_connectors::graph::{self, PageOption};
-use payback_connectors::social_a::{SocialPageConfig, SocialPageSource};
-use payback_connectors::social_ads_a::{self, SocialAdsConfig, SocialAdsSource};
-use payback_connectors::social_ads_b::{self, ProAdsConfig, ProAdsSource};
+use payback_connectors::social_a::{SocialAConfig, SocialASource};
+use payback_connectors::social_ads_a::{self, SocialAdsAConfig, SocialAdsASource};
+use payback_connectors::social_ads_b::{self, SocialAdsBConfig, SocialAdsBSource};
 use payback_connectors::{AdAccountOption, ConnectorError, Source};
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
 use payback_domain::policy::{PolicyCode, PolicyRefusal};
@@ -281,22 +281,22 @@ fn ads_source(
 ) -> Box<dyn Source> {
     match kind {
         ConnectionKind::SocialAdsA => {
-            let mut config = SocialAdsConfig::new(
+            let mut config = SocialAdsAConfig::new(
                 token.to_owned(),
                 ad_account_id.to_owned(),
                 prefixes.to_vec(),
             );
             base.clone_into(&mut config.graph_base_url);
-            Box::new(SocialAdsSource::new(
+            Box::new(SocialAdsASource::new(
                 state.http.clone(),
                 config,
                 &product.currency,
             ))
         }
         _ => {
-            let mut config = ProAdsConfig::new(token.to_owned(), ad_account_id.to_owned());
+            let mut config = SocialAdsBConfig::new(token.to_owned(), ad_account_id.to_owned());
             base.clone_into(&mut config.api_base_url);
-            Box::new(ProAdsSource::new(
+            Box::new(SocialAdsBSource::new(
                 state.http.clone(),
                 config,
                 &product.currency,
@@ -344,9 +344,9 @@ pub async fn connect_page(
                     "page_id: must be the numeric page id",
                 ));
             }
-            let mut config = SocialPageConfig::new(token.clone(), id.to_owned());
+            let mut config = SocialAConfig::new(token.clone(), id.to_owned());
             base.clone_into(&mut config.graph_base_url);
-            let source = SocialPageSource::new(state.http.clone(), config);
+            let source = SocialASource::new(state.http.clone(), config);
             source.test().await.map_err(|err| refused(err, "page_id"))?;
             let page = PageOption {
                 id: id.to_owned(),

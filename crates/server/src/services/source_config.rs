@@ -9,9 +9,9 @@ use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
 use payback_connectors::payments::{PaymentStage, PaymentsConfig};
 use payback_connectors::search_ads::SearchAdsConfig;
-use payback_connectors::social_a::SocialPageConfig;
-use payback_connectors::social_ads_a::SocialAdsConfig;
-use payback_connectors::social_ads_b::ProAdsConfig;
+use payback_connectors::social_a::SocialAConfig;
+use payback_connectors::social_ads_a::SocialAdsAConfig;
+use payback_connectors::social_ads_b::SocialAdsBConfig;
 use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::EventMap;
@@ -139,9 +139,9 @@ fn ad_account_settings(row: &ConnectionRow) -> ApiResult<AdAccountSettings> {
 }
 
 /// A `social_ads_a` connection (Meta ads).
-pub async fn social_ads_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsConfig> {
+pub async fn social_ads_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsAConfig> {
     let settings = ad_account_settings(row)?;
-    let mut config = SocialAdsConfig::new(
+    let mut config = SocialAdsAConfig::new(
         access_token(state, row).await?,
         settings.ad_account_id,
         settings.campaign_name_prefixes,
@@ -152,9 +152,9 @@ pub async fn social_ads_a(state: &AppState, row: &ConnectionRow) -> ApiResult<So
 }
 
 /// A `social_ads_b` connection (LinkedIn ads).
-pub async fn social_ads_b(state: &AppState, row: &ConnectionRow) -> ApiResult<ProAdsConfig> {
+pub async fn social_ads_b(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsBConfig> {
     let settings = ad_account_settings(row)?;
-    let mut config = ProAdsConfig::new(access_token(state, row).await?, settings.ad_account_id);
+    let mut config = SocialAdsBConfig::new(access_token(state, row).await?, settings.ad_account_id);
     config.api_base_url = vendor_base_url(state, ConnectionKind::SocialAdsB);
     Ok(config)
 }
@@ -168,10 +168,10 @@ struct PageSettings {
 }
 
 /// A `social_a` connection (a page and its linked business account).
-pub async fn social_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialPageConfig> {
+pub async fn social_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAConfig> {
     let settings: PageSettings = serde_json::from_str(&row.config)
         .map_err(|_| ApiError::internal("a social_a connection's config is malformed"))?;
-    let mut config = SocialPageConfig::new(access_token(state, row).await?, settings.page_id);
+    let mut config = SocialAConfig::new(access_token(state, row).await?, settings.page_id);
     config.revoke_on_disconnect = settings.grant.is_some();
     config.graph_base_url = vendor_base_url(state, ConnectionKind::SocialA);
     Ok(config)

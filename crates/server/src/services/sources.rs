@@ -8,9 +8,9 @@ use payback_connectors::Source;
 use payback_connectors::docdb::DocdbSource;
 use payback_connectors::payments::PaymentsSource;
 use payback_connectors::search_ads::SearchAdsSource;
-use payback_connectors::social_a::SocialPageSource;
-use payback_connectors::social_ads_a::SocialAdsSource;
-use payback_connectors::social_ads_b::ProAdsSource;
+use payback_connectors::social_a::SocialASource;
+use payback_connectors::social_ads_a::SocialAdsASource;
+use payback_connectors::social_ads_b::SocialAdsBSource;
 use payback_connectors::sql::SqlSource;
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
@@ -115,7 +115,7 @@ fn open_social_ads<'a>(
 ) -> OpenFuture<'a> {
     Box::pin(async move {
         let config = source_config::social_ads_a(state, row).await?;
-        Ok(boxed(SocialAdsSource::new(
+        Ok(boxed(SocialAdsASource::new(
             state.http.clone(),
             config,
             &product.currency,
@@ -131,7 +131,7 @@ fn open_pro_ads<'a>(
 ) -> OpenFuture<'a> {
     Box::pin(async move {
         let config = source_config::social_ads_b(state, row).await?;
-        Ok(boxed(ProAdsSource::new(
+        Ok(boxed(SocialAdsBSource::new(
             state.http.clone(),
             config,
             &product.currency,
@@ -147,7 +147,7 @@ fn open_social_page<'a>(
 ) -> OpenFuture<'a> {
     Box::pin(async move {
         let config = source_config::social_a(state, row).await?;
-        Ok(boxed(SocialPageSource::new(state.http.clone(), config)))
+        Ok(boxed(SocialASource::new(state.http.clone(), config)))
     })
 }
 
