@@ -4,6 +4,7 @@
 //! one normalized [`SyncOutput`].
 
 pub mod ad_account;
+pub mod api_source;
 pub mod batch;
 pub mod budget;
 pub mod database;

@@ -1,12 +1,14 @@
 //! The kind table: the one list of source kinds. Each row says everything the rest of Payback
 //! asks about a kind (its words, how it connects, how often and how far back it syncs, whether
 //! a person may sync it on demand, where its spend lands, whether it can change budgets, which
-//! variable points it at its vendor). Every other list (the vocabulary, the sync-now kinds, the
+//! variable points it at its vendor, how a sentence names it, which health check rates it, a
+//! database's engine, where an ad network's account id is stored). Every other list (the vocabulary, the sync-now kinds, the
 //! health check's freshness, the base-URL variables) is computed from these rows, so a kind
 //! added here is known everywhere at once. Kinds whose connector has not arrived are rows too:
 //! the spec's vocabulary names them, and their connect routes simply do not exist yet.
 
 use crate::channel::{PAID_GOOGLE, PAID_LINKEDIN, PAID_META};
+use crate::event_map::FieldSyntax;
 use crate::{DAY_MS, HOUR_MS};
 
 /// How a kind is connected, which decides its connect flow and what disconnecting revokes.
@@ -61,12 +63,56 @@ pub struct SpendLanding {
     pub channel: &'static str,
 }
 
+/// The engine of a customer database (the [`Family::Database`] rows), which decides how its
+/// fields are named and which driver reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatabaseEngine {
+    /// PostgreSQL.
+    Postgres,
+    /// MySQL or MariaDB.
+    MySql,
+    /// MongoDB.
+    Mongo,
+}
+
+impl DatabaseEngine {
+    /// How event maps name this engine's fields: relational columns, or document paths.
+    pub fn field_syntax(self) -> FieldSyntax {
+        match self {
+            DatabaseEngine::Postgres | DatabaseEngine::MySql => FieldSyntax::Column,
+            DatabaseEngine::Mongo => FieldSyntax::Path,
+        }
+    }
+}
+
+/// Which check of the health report rates a kind's connections (their freshness): every kind
+/// feeds exactly one, so a kind added to the table is rated without touching the checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HealthArea {
+    /// `tracking.payments`: the payment processor's revenue.
+    Payments,
+    /// `advertising.ad_spend`: the ad networks' spend.
+    AdSpend,
+    /// `seo_social.search_console`: search engines' webmaster data.
+    SearchConsole,
+    /// `seo_social.social_pages`: the product's social accounts.
+    SocialPages,
+    /// `seo_social.seo_metrics`: rankings, domain authority, AI-search visibility.
+    SeoMetrics,
+    /// `tracking.sources`: every other source (customer databases, web and product analytics,
+    /// the tag manager, session replay).
+    OtherSources,
+}
+
 /// One row of the kind table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KindSpec {
     pub kind: ConnectionKind,
     /// What people call it (the dashboard's name for a connection of this kind).
     pub label: &'static str,
+    /// How a sentence names it, e.g. a prompt listing a product's stack (`Stripe for
+    /// payments`, `a PostgreSQL database`).
+    pub prose: &'static str,
     /// The `kind` value on the wire and in the database (`sql_a`).
     pub wire: &'static str,
     /// The word in dedicated paths (`sql-a`).
@@ -92,6 +138,19 @@ pub struct KindSpec {
     pub api_url_var: Option<&'static str>,
     /// An older name of the same variable, still read (documented in the README).
     pub api_url_alias: Option<&'static str>,
+    /// The health report's check that rates its connections.
+    pub health: HealthArea,
+    /// Customer databases: the engine read.
+    pub database_engine: Option<DatabaseEngine>,
+    /// Whether an operator may set it up from the API host's environment variables (the
+    /// `*_env` names) instead of credentials; such a kind may also be staged without either.
+    pub env_setup: bool,
+    /// Ad networks: the field of the connection's config holding the network's own id of the
+    /// ad account (the Google Ads customer id, the Meta ad account id).
+    pub ad_account_field: Option<&'static str>,
+    /// Whether the ad account carries a final URL suffix Payback checks and completes (the
+    /// health check `advertising.url_suffix`).
+    pub final_url_suffix: bool,
 }
 
 /// Declares [`ConnectionKind`] and [`KINDS`] from one list, so the enum and the table cannot
@@ -110,141 +169,197 @@ macro_rules! kind_table {
 }
 
 const NO_SPEND: Option<SpendLanding> = None;
+const NOT_A_DATABASE: Option<DatabaseEngine> = None;
+const NO_AD_ACCOUNT: Option<&str> = None;
 
 kind_table! {
     AnalyticsA {
         label: "Web analytics",
+        prose: "web analytics",
         wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     Tagmgr {
         label: "Tag manager",
+        prose: "a tag manager",
         wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_TAGMGR_API_URL"), api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     // Synced by its own schedule only: the spec's sync-now list leaves the ads account out.
     SearchAds {
         label: "Google Ads",
+        prose: "Google Ads",
         wire: "search_ads", path: "search-ads", family: Family::SearchGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: false, quota_bound: false,
         spend: Some(SpendLanding { network: "google", channel: PAID_GOOGLE }),
         changes_budgets: true,
         api_url_var: Some("PAYBACK_SEARCH_ADS_API_URL"), api_url_alias: None,
+        health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: Some("customer_id"), final_url_suffix: true,
     }
     SearchConsole {
         label: "Search console",
+        prose: "a search console",
         wire: "search_console", path: "search-console", family: Family::SearchGrant, connectable: false,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_CONSOLE_API_URL"), api_url_alias: None,
+        health: HealthArea::SearchConsole, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     // Daily, as the spec's connect notes say for `search_b`, `geo_a`, `social_a` and `social_b`:
     // their vendors publish daily numbers, so hourly reads would only spend requests.
     SearchB {
         label: "Second search engine's webmaster data",
+        prose: "a second search engine's webmaster tools",
         wire: "search_b", path: "search-b", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_B_API_URL"), api_url_alias: None,
+        health: HealthArea::SearchConsole, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     // Metered: every read costs the customer units.
     SeoA {
         label: "SEO metrics",
+        prose: "an SEO metrics service",
         wire: "seo_a", path: "seo-a", family: Family::Key, connectable: false,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_A_API_URL"), api_url_alias: None,
+        health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     SeoB {
         label: "Domain authority and backlinks",
+        prose: "a domain authority and backlinks service",
         wire: "seo_b", path: "seo-b", family: Family::Key, connectable: false,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_B_API_URL"), api_url_alias: None,
+        health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     GeoA {
         label: "AI search visibility",
+        prose: "AI search visibility tracking",
         wire: "geo_a", path: "geo-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_GEO_A_API_URL"), api_url_alias: None,
+        health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     // 10 export requests per project per day: one daily run keeps well inside them.
     ReplayA {
         label: "Session replay",
+        prose: "session replay",
         wire: "replay_a", path: "replay-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     ProductAnalyticsA {
         label: "Product analytics",
+        prose: "product analytics",
         wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     SocialAdsA {
         label: "Meta ads",
+        prose: "Meta ads",
         wire: "social_ads_a", path: "social-ads-a", family: Family::SocialGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "meta", channel: PAID_META }),
         changes_budgets: true,
         api_url_var: Some("PAYBACK_SOCIAL_ADS_A_API_URL"), api_url_alias: None,
+        health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: Some("ad_account_id"), final_url_suffix: false,
     }
     // Spend only: proposals name `meta` and `google`, never this network.
     SocialAdsB {
         label: "LinkedIn ads",
+        prose: "LinkedIn ads",
         wire: "social_ads_b", path: "social-ads-b", family: Family::Key, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: Some(SpendLanding { network: "linkedin", channel: PAID_LINKEDIN }),
         changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_ADS_B_API_URL"), api_url_alias: None,
+        health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: Some("ad_account_id"), final_url_suffix: false,
     }
     SocialA {
         label: "Facebook page",
+        prose: "a Facebook page",
         wire: "social_a", path: "social-a", family: Family::SocialGrant, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_A_API_URL"), api_url_alias: None,
+        health: HealthArea::SocialPages, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     SocialB {
         label: "Microblog account",
+        prose: "a microblog account",
         wire: "social_b", path: "social-b", family: Family::Key, connectable: false,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_B_API_URL"), api_url_alias: None,
+        health: HealthArea::SocialPages, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     // Hourly, for timely revenue.
     Payments {
         label: "Payments (Stripe)",
+        prose: "Stripe for payments",
         wire: "payments", path: "payments", family: Family::Payments, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PAYMENTS_API_URL"),
         api_url_alias: Some("PAYBACK_STRIPE_API_BASE"),
+        health: HealthArea::Payments, database_engine: NOT_A_DATABASE, env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     SqlA {
         label: "PostgreSQL database",
+        prose: "a PostgreSQL database",
         wire: "sql_a", path: "sql-a", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::Postgres), env_setup: true,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     SqlB {
         label: "MySQL or MariaDB database",
+        prose: "a MySQL/MariaDB database",
         wire: "sql_b", path: "sql-b", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::MySql), env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
     Docdb {
         label: "MongoDB database",
+        prose: "a MongoDB database",
         wire: "docdb", path: "docdb", family: Family::Database, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
+        health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::Mongo), env_setup: false,
+        ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
     }
 }
 
@@ -318,6 +433,37 @@ impl ConnectionKind {
     /// Where this kind's spend lands; `None` for kinds that report no spend.
     pub fn spend(self) -> Option<SpendLanding> {
         self.spec().spend
+    }
+
+    /// How a sentence names the kind (`Stripe for payments`).
+    pub fn prose(self) -> &'static str {
+        self.spec().prose
+    }
+
+    /// The health report's check that rates connections of this kind.
+    pub fn health_area(self) -> HealthArea {
+        self.spec().health
+    }
+
+    /// The engine of a customer database; `None` for every other kind. Relational engines map
+    /// onto the SQL connector's dialects (`Postgres`, `MySql`), `Mongo` onto the document one.
+    pub fn database_engine(self) -> Option<DatabaseEngine> {
+        self.spec().database_engine
+    }
+
+    /// How event maps name this kind's fields: document paths for a document database, plain
+    /// columns otherwise (only databases take event maps).
+    pub fn field_syntax(self) -> FieldSyntax {
+        self.database_engine()
+            .map_or(FieldSyntax::Column, DatabaseEngine::field_syntax)
+    }
+
+    /// The path words of the kinds an operator may set up from the host's environment.
+    pub fn env_setup_words() -> Vec<&'static str> {
+        Self::all()
+            .filter(|kind| kind.spec().env_setup)
+            .map(Self::path_word)
+            .collect()
     }
 }
 
@@ -523,5 +669,117 @@ mod tests {
             .map(ConnectionKind::as_str)
             .collect();
         assert_eq!(databases, ["sql_a", "sql_b", "docdb"]);
+    }
+
+    /// The wire words of the kinds `keep` takes, in the table's order.
+    fn words_where(keep: impl Fn(ConnectionKind) -> bool) -> Vec<&'static str> {
+        ConnectionKind::all()
+            .filter(|kind| keep(*kind))
+            .map(ConnectionKind::as_str)
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_has_its_own_phrase_for_sentences() {
+        let mut phrases: Vec<&str> = KINDS.iter().map(|spec| spec.prose).collect();
+        assert!(phrases.iter().all(|phrase| !phrase.trim().is_empty()));
+        phrases.sort_unstable();
+        phrases.dedup();
+        assert_eq!(phrases.len(), KINDS.len(), "two kinds share a phrase");
+        use ConnectionKind as K;
+        assert_eq!(K::Payments.prose(), "Stripe for payments");
+        assert_eq!(K::SqlA.prose(), "a PostgreSQL database");
+        assert_eq!(K::SqlB.prose(), "a MySQL/MariaDB database");
+        assert_eq!(K::Docdb.prose(), "a MongoDB database");
+        assert_eq!(K::SearchAds.prose(), "Google Ads");
+        assert_eq!(K::SocialAdsA.prose(), "Meta ads");
+        assert_eq!(K::SocialAdsB.prose(), "LinkedIn ads");
+    }
+
+    #[test]
+    fn every_kind_feeds_one_health_check_consistent_with_its_other_facts() {
+        use HealthArea as H;
+        for kind in ConnectionKind::all() {
+            let area = kind.health_area();
+            assert_eq!(
+                area == H::Payments,
+                kind.family() == Family::Payments,
+                "{kind}"
+            );
+            assert_eq!(area == H::AdSpend, kind.spend().is_some(), "{kind}");
+        }
+        let area = |wanted: HealthArea| words_where(|kind| kind.health_area() == wanted);
+        assert_eq!(area(H::Payments), ["payments"]);
+        assert_eq!(
+            area(H::AdSpend),
+            ["search_ads", "social_ads_a", "social_ads_b"]
+        );
+        assert_eq!(area(H::SearchConsole), ["search_console", "search_b"]);
+        assert_eq!(area(H::SocialPages), ["social_a", "social_b"]);
+        assert_eq!(area(H::SeoMetrics), ["seo_a", "seo_b", "geo_a"]);
+        assert_eq!(
+            area(H::OtherSources),
+            [
+                "analytics_a",
+                "tagmgr",
+                "replay_a",
+                "product_analytics_a",
+                "sql_a",
+                "sql_b",
+                "docdb"
+            ]
+        );
+    }
+
+    #[test]
+    fn databases_name_their_engine_and_only_documents_take_paths() {
+        use ConnectionKind as K;
+        for kind in ConnectionKind::all() {
+            assert_eq!(
+                kind.database_engine().is_some(),
+                kind.is_database(),
+                "{kind}"
+            );
+        }
+        assert_eq!(K::SqlA.database_engine(), Some(DatabaseEngine::Postgres));
+        assert_eq!(K::SqlB.database_engine(), Some(DatabaseEngine::MySql));
+        assert_eq!(K::Docdb.database_engine(), Some(DatabaseEngine::Mongo));
+        assert_eq!(
+            words_where(|kind| kind.field_syntax() == FieldSyntax::Path),
+            ["docdb"]
+        );
+        // Only a database may be set up from the host's environment, and only PostgreSQL is.
+        assert_eq!(words_where(|kind| kind.spec().env_setup), ["sql_a"]);
+        assert_eq!(ConnectionKind::env_setup_words(), ["sql-a"]);
+    }
+
+    #[test]
+    fn ad_networks_name_their_account_field_and_google_ads_its_url_suffix() {
+        for kind in ConnectionKind::all() {
+            assert_eq!(
+                kind.spec().ad_account_field.is_some(),
+                kind.spend().is_some(),
+                "{kind}"
+            );
+            // A suffix to complete is an ad account's.
+            if kind.spec().final_url_suffix {
+                assert!(kind.spend().is_some(), "{kind}");
+            }
+        }
+        let fields: Vec<(&str, &str)> = ConnectionKind::all()
+            .filter_map(|kind| kind.spec().ad_account_field.map(|f| (kind.as_str(), f)))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("search_ads", "customer_id"),
+                ("social_ads_a", "ad_account_id"),
+                ("social_ads_b", "ad_account_id"),
+            ]
+        );
+        assert_eq!(
+            words_where(|kind| kind.spec().final_url_suffix),
+            ["search_ads"]
+        );
     }
 }

@@ -23,12 +23,12 @@ use crate::crypto::Passwords;
 use crate::error::ApiError;
 use crate::extract::nul::refuse_nul_in_uri;
 use crate::jobs;
+use crate::kinds;
 use crate::mail::Mailer;
 use crate::openapi::ApiDoc;
 use crate::rate_limit::Limiters;
 use crate::routes;
 use crate::secrets::CredentialBox;
-use crate::services::sources;
 use crate::state::{AppState, SyncSlots};
 
 /// Connects and migrates the database and builds the mailer.
@@ -63,7 +63,8 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         config: Arc::new(config),
         clock,
         mailer,
-        sources: sources::built_in(),
+        sources: kinds::registry(),
+        plugins: kinds::plugins(),
         sync_slots,
         credentials,
         passwords: Passwords::per_core(),
@@ -118,7 +119,7 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         .merge(routes::chat::router())
         .merge(limit_body(routes::connect::public(), auth_body, ""))
         .merge(routes::connect::router())
-        .merge(routes::social::router())
+        .merge(kinds::router())
         .merge(routes::connections::router())
         .merge(routes::databases::router())
 }

@@ -11,9 +11,9 @@ use serde::Deserialize;
 use payback_domain::connection::ConnectionKind;
 
 use crate::error::ApiError;
-use crate::rate_limit::TrustedProxies;
 use crate::raw_env::RawEnv;
 use crate::secret::Secret;
+use crate::trusted_proxies::TrustedProxies;
 
 /// The prefix of every setting's environment variable.
 pub const ENV_PREFIX: &str = "PAYBACK_";
@@ -234,9 +234,18 @@ impl Config {
         if let Some(url) = self.api_urls.get(&kind) {
             return Some(url);
         }
-        // The payments kind's older variable, `PAYBACK_STRIPE_API_BASE` (the kind table's
-        // alias), is a field of its own and defaults to Stripe's origin.
-        (kind == ConnectionKind::Payments).then_some(self.stripe_api_base.as_str())
+        let alias = kind.spec().api_url_alias?;
+        self.alias_settings()
+            .into_iter()
+            .find(|(variable, _)| *variable == alias)
+            .map(|(_, url)| url)
+    }
+
+    /// The settings read under a kind's older variable (the kind table's `api_url_alias`), each
+    /// with that variable. Each is a field of its own, so it keeps its default (the vendor's
+    /// origin) and a test can set it; the kind's own variable wins over it.
+    fn alias_settings(&self) -> [(&'static str, &str); 1] {
+        [("PAYBACK_STRIPE_API_BASE", self.stripe_api_base.as_str())]
     }
 
     /// [`Self::read_wait_ms`] as a duration.
@@ -313,6 +322,29 @@ mod tests {
         assert_eq!(old.api_url(ConnectionKind::Payments), Some("http://old"));
         let both = loaded("stripe_api_base = \"http://old\"\npayments_api_url = \"http://new\"");
         assert_eq!(both.api_url(ConnectionKind::Payments), Some("http://new"));
+    }
+
+    #[test]
+    fn every_older_variable_of_the_kind_table_is_a_setting() {
+        let config = Config::default();
+        for alias in ConnectionKind::all().filter_map(|kind| kind.spec().api_url_alias) {
+            let setting = config
+                .alias_settings()
+                .into_iter()
+                .find(|(variable, _)| *variable == alias);
+            assert!(setting.is_some(), "{alias} has no setting");
+            // The setting is the one figment reads for that variable.
+            let name = alias
+                .trim_start_matches(super::ENV_PREFIX)
+                .to_ascii_lowercase();
+            assert!(setting_names().contains(&name.as_str()), "{name}");
+        }
+        for (variable, _) in config.alias_settings() {
+            assert!(
+                ConnectionKind::all().any(|kind| kind.spec().api_url_alias == Some(variable)),
+                "{variable} is no kind's older variable"
+            );
+        }
     }
 
     /// The names of `Config`'s settings, as serde reads them (so a new setting is covered

@@ -14,6 +14,7 @@ pub mod error;
 pub mod extract;
 pub mod input;
 pub mod jobs;
+pub mod kinds;
 pub mod mail;
 pub mod mcp;
 pub mod model_gateway;
@@ -28,6 +29,7 @@ pub mod secrets;
 pub mod services;
 pub mod state;
 pub mod tools;
+pub mod trusted_proxies;
 pub mod views;
 
 pub use app::{build_state, router, serve, shutdown_signal, state_from_config};

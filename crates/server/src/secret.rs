@@ -102,7 +102,8 @@ mod tests {
 
     use super::*;
     use crate::config::Config;
-    use crate::routes::{auth, connections, databases};
+    use crate::kinds::{database, payments, social_a, social_ads_a, social_ads_b, sql_a};
+    use crate::routes::auth;
 
     /// Fails when `debug` shows any of `secrets`.
     fn assert_hides(debug: &str, secrets: &[&str]) {
@@ -165,6 +166,7 @@ mod tests {
             "tok-claim-3c4d",
             "rk_live_sk5e6f",
             "db-pass-7g8h",
+            "tok-meta-9i0j",
         ];
         let debugs = [
             debug_of::<auth::SignupRequest>(
@@ -183,13 +185,16 @@ mod tests {
                 "current_password": "pw-signup-1a2b", "new_password": "pw-signup-1a2b",
             })),
             debug_of::<auth::TokenQuery>(json!({ "token": "tok-claim-3c4d" })),
-            debug_of::<connections::PaymentsRequest>(json!({ "api_key": "rk_live_sk5e6f" })),
-            debug_of::<databases::SqlARequest>(json!({ "credentials": {
+            debug_of::<payments::PaymentsRequest>(json!({ "api_key": "rk_live_sk5e6f" })),
+            debug_of::<sql_a::SqlARequest>(json!({ "credentials": {
                 "host": "db.example.com", "user": "app", "password": "db-pass-7g8h", "database": "shop",
             }})),
-            debug_of::<databases::DatabaseRequest>(json!({ "credentials": {
+            debug_of::<database::DatabaseRequest>(json!({ "credentials": {
                 "uri": "mongodb://app:db-pass-7g8h@db.example.com:27017/shop",
             }})),
+            debug_of::<social_ads_a::SocialAdsARequest>(json!({ "access_token": "tok-meta-9i0j" })),
+            debug_of::<social_ads_b::SocialAdsBRequest>(json!({ "access_token": "tok-meta-9i0j" })),
+            debug_of::<social_a::SocialARequest>(json!({ "access_token": "tok-meta-9i0j" })),
         ];
         for debug in debugs {
             assert_hides(&debug, &secrets);

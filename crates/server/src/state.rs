@@ -2,8 +2,9 @@
 //!
 //! The state's own parts live here or below it (configuration, limiters, mail), never in
 //! `services`: the services are what the state is handed to. The two that services fill or
-//! drain are defined here for that reason: the [`SourceRegistry`] (`services::sources` registers
-//! the built-in openers) and the [`SyncSlots`] (`services::sync` runs in them).
+//! drain are defined here for that reason: the [`SourceRegistry`] (`crate::kinds` registers each
+//! kind's opener) and the [`SyncSlots`] (`services::sync` runs in them); what else the kinds
+//! register for the services that serve them travels in [`AppState::plugins`], typed.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -11,6 +12,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use axum::http::Extensions;
 use payback_connectors::Source;
 use payback_domain::Clock;
 use payback_domain::connection::ConnectionKind;
@@ -42,6 +44,10 @@ pub struct AppState {
     /// The source kinds this process can read, each with how its connections are opened (an
     /// ad network's source also changes its budgets: `services::budget_apply`).
     pub sources: SourceRegistry,
+    /// What the kinds' plug-ins registered for the services that serve them (each grant
+    /// provider's kinds, the confirmation page's words, the providers' revocations), typed by
+    /// what they are, so this file names no service (`crate::kinds::register`).
+    pub plugins: Extensions,
     /// This instance's sync runs under way, at most `sync_concurrency` (`services::sync`).
     pub sync_slots: SyncSlots,
     /// Seals and opens source credentials; `None` without `PAYBACK_SECRET_KEY`.
@@ -68,7 +74,7 @@ pub trait OpenSource: Send + Sync {
 
 /// The kinds this process can read, each with its opener: for each kind that has a connector,
 /// how a stored connection becomes a [`Source`]. Sync runs, tests and disconnects reach a kind
-/// only through here, so a new kind is one registration (`services::sources::built_in`), and a
+/// only through here, so a new kind is one registration (`crate::kinds`), and a
 /// test can register a fake through the same path.
 #[derive(Clone, Default)]
 pub struct SourceRegistry {

@@ -13,6 +13,7 @@ use super::wire::{self, Success};
 use crate::ConnectorError;
 use crate::ad_account::AdAccountOption;
 use crate::payments::RetryPolicy;
+use crate::source::Revocation;
 
 /// A page the grant reaches.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,6 +193,21 @@ pub async fn revoke(
         }
         Err(err) => Err(err.into()),
     }
+}
+
+/// Disconnecting a Meta connection (`social_a`, `social_ads_a`): the grant's token ends the
+/// whole grant ([`revoke`], every kind it served); a pasted token (`grant_token` `None`, the
+/// config's `revoke_on_disconnect` false, e.g. a page token) stays the customer's.
+pub(crate) async fn disconnect(
+    http: &reqwest::Client,
+    graph_base_url: &str,
+    grant_token: Option<&str>,
+) -> Result<Revocation, ConnectorError> {
+    let Some(token) = grant_token else {
+        return Ok(Revocation::NothingToRevoke);
+    };
+    revoke(http, graph_base_url, token).await?;
+    Ok(Revocation::Revoked)
 }
 
 #[cfg(test)]

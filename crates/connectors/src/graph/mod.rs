@@ -20,6 +20,7 @@ mod usage;
 pub(crate) mod wire;
 
 pub use app::{GraphApp, UserToken, default_token_url};
+pub(crate) use discover::disconnect;
 pub use discover::{
     LinkedAccount, PageOption, account_status_word, discover_ad_accounts, discover_pages, revoke,
 };

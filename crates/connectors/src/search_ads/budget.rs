@@ -34,29 +34,9 @@ pub(crate) enum Plan {
     },
 }
 
-/// Applies `change`; every failure becomes an outcome (transient when a later try may help).
+/// Applies `change`; an error is any failure on the way (the source's writer makes it an
+/// outcome).
 pub(crate) async fn apply(
-    http: &reqwest::Client,
-    config: &SearchAdsConfig,
-    change: &BudgetChange,
-) -> BudgetOutcome {
-    match try_apply(http, config, change).await {
-        Ok(outcome) => outcome,
-        Err(err) => {
-            let transient = matches!(
-                err,
-                ConnectorError::RateLimited(_) | ConnectorError::Unreachable(_)
-            );
-            tracing::warn!(%err, transient, "google ads budget change failed");
-            BudgetOutcome::Failed {
-                error: err.to_string(),
-                transient,
-            }
-        }
-    }
-}
-
-async fn try_apply(
     http: &reqwest::Client,
     config: &SearchAdsConfig,
     change: &BudgetChange,

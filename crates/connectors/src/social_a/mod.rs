@@ -6,9 +6,10 @@
 //!
 //! One file per concern: `page` (the page token and the page), `insights` (daily Page and
 //! Instagram insights), `posts` (recent posts), `snapshots` (figures as snapshot words),
-//! `source` (the [`crate::Source`]).
+//! `network` (the two networks' names both of those carry), `source` (the [`crate::Source`]).
 
 mod insights;
+mod network;
 mod page;
 mod posts;
 mod snapshots;

@@ -22,7 +22,7 @@ use crate::graph::client::GraphClient;
 use crate::graph::wire::{self, Paged};
 
 use super::insights::next_day;
-use super::snapshots::{FACEBOOK, INSTAGRAM};
+use super::network::{FACEBOOK, INSTAGRAM};
 
 /// Posts read per network and run.
 pub(crate) const RECENT: usize = 25;

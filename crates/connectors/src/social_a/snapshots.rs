@@ -12,12 +12,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use payback_domain::snapshot_metric::{SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS};
 
 use super::insights::DayFigures;
+use super::network::{FACEBOOK, INSTAGRAM};
 use super::posts::PostFigure;
 use crate::batch::Snapshot;
-
-/// The detail dimensions of each network's part.
-pub(crate) const FACEBOOK: &str = "facebook";
-pub(crate) const INSTAGRAM: &str = "instagram";
 
 /// Everything one run read.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -85,29 +85,9 @@ pub(crate) enum AdSetStep {
     AdSet { id: String, before: i64 },
 }
 
-/// Applies `change`; every failure becomes an outcome (transient when a later try may help).
+/// Applies `change`; an error is any failure on the way (the source's writer makes it an
+/// outcome).
 pub(crate) async fn apply(
-    http: &reqwest::Client,
-    config: &SocialAdsAConfig,
-    change: &BudgetChange,
-) -> BudgetOutcome {
-    match try_apply(http, config, change).await {
-        Ok(outcome) => outcome,
-        Err(err) => {
-            let transient = matches!(
-                err,
-                ConnectorError::RateLimited(_) | ConnectorError::Unreachable(_)
-            );
-            tracing::warn!(%err, transient, "meta budget change failed");
-            BudgetOutcome::Failed {
-                error: err.to_string(),
-                transient,
-            }
-        }
-    }
-}
-
-async fn try_apply(
     http: &reqwest::Client,
     config: &SocialAdsAConfig,
     change: &BudgetChange,

@@ -1,82 +1,60 @@
-//! The `social_ads_a` connection as a [`Source`] and a [`BudgetWriter`]: `test` reads the ad
-//! account, `sync` its spend, `disconnect` ends the grant at Meta, and approved budget changes go
-//! through [`BudgetWriter::apply_budget`].
+//! The `social_ads_a` connection as a [`Source`](crate::Source) and a
+//! [`BudgetWriter`](crate::BudgetWriter), through the API kinds' shared [`ApiSource`]: `test`
+//! reads the ad account, `sync` its spend, `disconnect` ends the grant at Meta, and approved
+//! budget changes go through [`budget::apply`].
 
+use crate::api_source::{ApiBudgets, ApiConfig, ApiSource, ReadsMoney};
 use crate::budget::{BudgetChange, BudgetOutcome, BudgetWriter};
 use crate::graph;
-use crate::source::{PageSink, Revocation, Source, SourceFuture};
+use crate::source::{Revocation, SourceFuture};
 use crate::{SyncOutput, SyncWindow};
 
 use super::{SocialAdsAConfig, budget};
 
-/// One Meta ad account, ready to read for one product.
-#[derive(Debug)]
-pub struct SocialAdsASource {
-    http: reqwest::Client,
-    pub(super) config: SocialAdsAConfig,
-    /// Spend in another currency fails the run by name, never converted or mixed.
-    product_currency: String,
-}
+/// One Meta ad account, ready to read for one product. Spend in another currency fails the run
+/// by name, never converted or mixed.
+pub type SocialAdsASource = ApiSource<SocialAdsAConfig>;
 
-impl SocialAdsASource {
-    pub fn new(http: reqwest::Client, config: SocialAdsAConfig, product_currency: &str) -> Self {
-        Self {
-            http,
-            config,
-            product_currency: product_currency.to_owned(),
-        }
-    }
-}
+impl ReadsMoney for SocialAdsAConfig {}
 
-impl Source for SocialAdsASource {
-    fn test(&self) -> SourceFuture<'_, String> {
-        Box::pin(super::test(
-            &self.http,
-            &self.config,
-            &self.product_currency,
-        ))
+impl ApiConfig for SocialAdsAConfig {
+    fn test(source: &SocialAdsASource) -> SourceFuture<'_, String> {
+        Box::pin(super::test(&source.http, &source.config, &source.currency))
     }
 
     /// Spend is a row per ad and day: it comes back in the batch, which replaces the account's
     /// days in one transaction.
-    fn sync<'a>(
-        &'a self,
-        window: SyncWindow,
-        _pages: &'a mut dyn PageSink,
-    ) -> SourceFuture<'a, SyncOutput> {
+    fn read(source: &SocialAdsASource, window: SyncWindow) -> SourceFuture<'_, SyncOutput> {
         Box::pin(super::sync(
-            &self.http,
-            &self.config,
+            &source.http,
+            &source.config,
             window,
-            &self.product_currency,
+            &source.currency,
         ))
     }
 
     /// `DELETE /me/permissions` with the grant's token, which ends the whole grant at Meta
     /// (every kind it served); a pasted token (`revoke_on_disconnect` false) stays the
     /// customer's.
-    fn disconnect(&self) -> SourceFuture<'_, Revocation> {
-        Box::pin(async {
-            if !self.config.revoke_on_disconnect {
-                return Ok(Revocation::NothingToRevoke);
-            }
-            graph::revoke(
-                &self.http,
-                &self.config.graph_base_url,
-                &self.config.access_token,
-            )
-            .await?;
-            Ok(Revocation::Revoked)
-        })
+    fn disconnect(source: &SocialAdsASource) -> SourceFuture<'_, Revocation> {
+        let config = &source.config;
+        let grant = config.revoke_on_disconnect.then_some(&*config.access_token);
+        let graph_base_url = &config.graph_base_url;
+        Box::pin(graph::disconnect(&source.http, graph_base_url, grant))
     }
 
-    fn budgets(&self) -> Option<&dyn BudgetWriter> {
-        Some(self)
+    fn budgets(source: &SocialAdsASource) -> Option<&dyn BudgetWriter> {
+        Some(source)
     }
 }
 
-impl BudgetWriter for SocialAdsASource {
-    fn apply_budget<'a>(&'a self, change: &'a BudgetChange) -> SourceFuture<'a, BudgetOutcome> {
-        Box::pin(async move { Ok(budget::apply(&self.http, &self.config, change).await) })
+impl ApiBudgets for SocialAdsAConfig {
+    const NETWORK: &'static str = "meta";
+
+    fn apply<'a>(
+        source: &'a SocialAdsASource,
+        change: &'a BudgetChange,
+    ) -> SourceFuture<'a, BudgetOutcome> {
+        Box::pin(budget::apply(&source.http, &source.config, change))
     }
 }

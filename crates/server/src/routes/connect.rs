@@ -1,12 +1,12 @@
 //! The grant providers' connect flow, one route set for both (`/connect/{provider}/start`,
 //! `callback`, `status`, `select`; the confirmation page is `grant_page`): each documented path
 //! has a thin handler naming its provider and its body, and the flow is written once in the
-//! `*_flow` functions over `services::grants::GrantProvider`. Also the search-ads account's URL
-//! suffix.
+//! `*_flow` functions over `services::grants::GrantProvider`.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
+use payback_domain::source_kind::{Family, KINDS};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -16,11 +16,10 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json, Query, ValidJson};
 use crate::routes::tags;
 use crate::services::grants::{
-    self, CallbackOutcome, CallbackQuery, GrantClient, GrantProvider, GrantStatus, Started,
+    self, CallbackOutcome, CallbackQuery, Choices, GrantClient, GrantProvider, GrantStatus, Started,
 };
-use crate::services::searchco::{self, Searchco};
-use crate::services::socialco::{self, Socialco};
-use crate::services::url_suffix::{self, UrlSuffixReport, UrlSuffixWritten};
+use crate::services::searchco::Searchco;
+use crate::services::socialco::Socialco;
 use crate::state::AppState;
 use crate::views::found;
 
@@ -42,7 +41,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(socialco_start))
         .routes(routes!(socialco_status))
         .routes(routes!(socialco_select))
-        .merge(url_suffix_router())
 }
 
 /// A product slug, in characters (as products allow).
@@ -52,10 +50,23 @@ pub const STATE_MAX_CHARS: usize = 100;
 /// A chosen id or path, in characters.
 pub const CHOICE_MAX_CHARS: usize = 300;
 /// `kinds`: at most one of each of the grant's kinds, each word at most this long.
-pub const KINDS_MAX: usize = searchco::GRANT_KINDS.len();
+pub const KINDS_MAX: usize = family_size(Family::SearchGrant);
 pub const KIND_MAX_CHARS: usize = 40;
 /// `kinds` of the social grant: at most one of each.
-pub const SOCIAL_KINDS_MAX: usize = socialco::GRANT_KINDS.len();
+pub const SOCIAL_KINDS_MAX: usize = family_size(Family::SocialGrant);
+
+/// How many kinds of the kind table are of `family` (a grant's kinds).
+const fn family_size(family: Family) -> usize {
+    let mut count = 0;
+    let mut row = 0;
+    while row < KINDS.len() {
+        if KINDS[row].family as u8 == family as u8 {
+            count += 1;
+        }
+        row += 1;
+    }
+    count
+}
 
 /// `start`, for any provider.
 async fn start_flow<P: GrantProvider>(
@@ -102,9 +113,9 @@ async fn select_flow<P: GrantProvider>(
     state: &AppState,
     caller: &Caller,
     token: &str,
-    selection: P::Selection,
+    choices: &Choices,
 ) -> ApiResult<Json<Selected>> {
-    let activated = grants::select::<P>(state, caller, token, selection).await?;
+    let activated = grants::select::<P>(state, caller, token, choices).await?;
     Ok(Json(Selected {
         ok: true,
         activated,
@@ -338,13 +349,13 @@ async fn searchco_select(
     caller: Caller,
     ValidJson(body): ValidJson<SelectRequest>,
 ) -> ApiResult<Json<Selected>> {
-    let selection = searchco::Selection {
-        ads_customer_id: body.ads_customer_id,
-        analytics_a_property_id: body.analytics_a_property_id,
-        tagmgr_container_path: body.tagmgr_container_path,
-        search_console_site_url: body.search_console_site_url,
-    };
-    select_flow::<Searchco>(&state, &caller, &body.state, selection).await
+    let choices = [
+        ("ads_customer_id", body.ads_customer_id),
+        ("analytics_a_property_id", body.analytics_a_property_id),
+        ("tagmgr_container_path", body.tagmgr_container_path),
+        ("search_console_site_url", body.search_console_site_url),
+    ];
+    select_flow::<Searchco>(&state, &caller, &body.state, &choices).await
 }
 
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
@@ -375,51 +386,9 @@ async fn socialco_select(
     caller: Caller,
     ValidJson(body): ValidJson<SocialSelectRequest>,
 ) -> ApiResult<Json<Selected>> {
-    let selection = socialco::Selection {
-        ad_account_id: body.ad_account_id,
-        page_id: body.page_id,
-    };
-    select_flow::<Socialco>(&state, &caller, &body.state, selection).await
-}
-
-/// The search-ads URL suffix routes.
-fn url_suffix_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(read_url_suffix, write_url_suffix))
-}
-
-/// The Google Ads account's final URL suffix, read live: whether it carries every tracking
-/// parameter Payback needs so paid clicks join spend at each level of the ads report (campaign
-/// `utm_campaign={campaignid}`, ad group `utm_id={adgroupid}`, keyword `utm_term={keyword}`, ad
-/// `utm_content={creative}`, with `utm_source=google&utm_medium=cpc`), what is `missing`, and the
-/// `proposed_suffix` (the account's own parameters kept, ours appended). A live read that is
-/// impossible answers 200 with `read_error`. 404 without a `search_ads` connection.
-#[utoipa::path(get, path = "/products/{slug}/connections/search-ads/url-suffix", tag = tags::CONNECTIONS,
-    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = UrlSuffixReport), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-async fn read_url_suffix(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(slug): Path<String>,
-) -> ApiResult<Json<UrlSuffixReport>> {
-    Ok(Json(url_suffix::read(&state, &caller, &slug).await?))
-}
-
-/// Appends the missing tracking parameters to the account-level final URL suffix (this changes
-/// every ad's landing URL: only on this explicit call, audited as `search_ads.url_suffix` with
-/// before and after). Only a person signed in to the dashboard writes it: API keys, the operator
-/// token, MCP and chat answer 403 and nothing is sent to Google (an agent asks the founder to
-/// press the button in the dashboard). A suffix already complete is left alone
-/// (`already_complete`). 404 without a `search_ads` connection; 409 while it is not usable; 502
-/// when Google refuses the write.
-#[utoipa::path(post, path = "/products/{slug}/connections/search-ads/url-suffix", tag = tags::CONNECTIONS,
-    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = UrlSuffixWritten), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody, description = "not a person signed in to the dashboard: only their session changes the ad account's URL suffix"),
-        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 502, body = ErrorBody)))]
-async fn write_url_suffix(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(slug): Path<String>,
-) -> ApiResult<Json<UrlSuffixWritten>> {
-    Ok(Json(url_suffix::write(&state, &caller, &slug).await?))
+    let choices = [
+        ("ad_account_id", body.ad_account_id),
+        ("page_id", body.page_id),
+    ];
+    select_flow::<Socialco>(&state, &caller, &body.state, &choices).await
 }

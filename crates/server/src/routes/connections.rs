@@ -1,30 +1,23 @@
-//! Connections: the inventory, connecting the payments processor, test, sync now and
-//! disconnect for any kind, and the pipeline's health.
+//! Connections: the inventory, test, sync now and disconnect for any kind, and the pipeline's
+//! health. Each kind's connect is its plug-in's (`crate::kinds`).
 
 use axum::extract::{Path, State};
 use payback_domain::connection::ConnectionKind;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{Caller, Json, Query, ValidJson};
-use crate::input::rules::secret_within;
+use crate::extract::{Caller, Json, Query};
 use crate::input::{LimitParams, limits};
 use crate::pending_events;
 use crate::routes::tags;
-use crate::secret::Secret;
-use crate::services::connections::{
-    self, ConnectionView, Disconnected, PaymentsInput, SyncStarted, TestOutcome,
-};
+use crate::services::connections::{self, ConnectionView, Disconnected, SyncStarted, TestOutcome};
 use crate::services::health::{self, PipelineHealth};
 use crate::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
-        .routes(routes!(connect_payments))
         .routes(routes!(test))
         .routes(routes!(sync))
         .routes(routes!(disconnect))
@@ -58,53 +51,6 @@ async fn list(
 ) -> ApiResult<Json<Vec<ConnectionView>>> {
     let limit = limits::CONNECTIONS.check(params.limit)?;
     Ok(Json(connections::list(&state, &caller, limit).await?))
-}
-
-/// The payments key, in characters.
-pub const API_KEY_MAX_CHARS: usize = 500;
-/// `default_stage`, in characters (the stages it names are shorter).
-pub const DEFAULT_STAGE_MAX_CHARS: usize = 20;
-
-#[derive(Debug, Deserialize, ToSchema, garde::Validate)]
-#[serde(deny_unknown_fields)]
-pub struct PaymentsRequest {
-    /// A restricted (`rk_live_`, `rk_test_`) or secret (`sk_live_`, `sk_test_`) key. Stored
-    /// encrypted, never returned.
-    #[garde(custom(secret_within::<API_KEY_MAX_CHARS>))]
-    api_key: Secret,
-    /// `converted` or `payment` (default): the stage successful charges are recorded as.
-    #[garde(inner(length(chars, max = DEFAULT_STAGE_MAX_CHARS)))]
-    default_stage: Option<String>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Connected {
-    ok: bool,
-    connection_id: String,
-}
-
-/// Connects the payment processor (Stripe) with a key; re-connecting replaces the key. The first
-/// sync (30 days) is due at once. Audited as `connection.connect`.
-#[utoipa::path(post, path = "/products/{slug}/connections/payments", tag = tags::CONNECTIONS,
-    security(("bearer" = [])), params(("slug" = String, Path, description = "product slug")),
-    request_body = PaymentsRequest,
-    responses((status = 200, body = Connected), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 503, body = ErrorBody, description = "PAYBACK_SECRET_KEY is not configured")))]
-async fn connect_payments(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(slug): Path<String>,
-    ValidJson(body): ValidJson<PaymentsRequest>,
-) -> ApiResult<Json<Connected>> {
-    let input = PaymentsInput {
-        secret_key: body.api_key,
-        default_stage: body.default_stage,
-    };
-    let connection_id = connections::connect_payments(&state, &caller, &slug, input).await?;
-    Ok(Json(Connected {
-        ok: true,
-        connection_id,
-    }))
 }
 
 /// One live read with the stored credential: `{ok: true, detail}`, or `ok: false` with the

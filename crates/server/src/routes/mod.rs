@@ -23,7 +23,6 @@ pub mod products;
 pub mod queue;
 pub mod series;
 pub mod snippet;
-pub mod social;
 pub mod social_report;
 pub mod spend;
 pub mod system;

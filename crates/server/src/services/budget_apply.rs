@@ -386,11 +386,8 @@ pub async fn writer_connection(
 /// The network's own id of the ad account a budget-writing connection points at, as its
 /// connect flow stored it: the Google Ads customer id, the Meta ad account id.
 pub fn ad_account_of(row: &ConnectionRow) -> Option<String> {
+    let field = row.kind.spec().ad_account_field?;
     let config: Value = serde_json::from_str(&row.config).ok()?;
-    let field = match row.kind {
-        ConnectionKind::SearchAds => "customer_id",
-        _ => "ad_account_id",
-    };
     config[field].as_str().map(str::to_owned)
 }
 

@@ -3,19 +3,17 @@
 //! disconnect. The runs themselves are `services::sync`.
 
 use payback_connectors::Revocation;
-use payback_connectors::payments::{self, PaymentStage};
 use payback_domain::Timestamp;
 use payback_domain::connection::{self, ConnectionKind, ConnectionStatus};
-use payback_store::connections::{self as store, ConnectionRow, NewConnection};
+use payback_store::connections::{self as store, ConnectionRow};
 use payback_store::products::ProductRow;
 use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
-use crate::secret::Secret;
 use crate::services::acting::Caller;
-use crate::services::{audit, products, source_config, sync};
+use crate::services::{audit, products, sync};
 use crate::state::AppState;
 
 /// A connection as `GET /connections` shows it; secrets never appear.
@@ -85,67 +83,6 @@ pub async fn list(state: &AppState, caller: &Caller, limit: i64) -> ApiResult<Ve
         .into_iter()
         .map(|row| ConnectionView::new(row, now))
         .collect())
-}
-
-/// What connecting the payments processor takes.
-#[derive(Debug)]
-pub struct PaymentsInput {
-    pub secret_key: Secret,
-    pub default_stage: Option<String>,
-}
-
-/// Connects (or re-keys) the product's payments processor. The key's shape is checked, then it
-/// is sealed and stored with the connection and the history event in one transaction; the
-/// first run is due at once. 503 without `PAYBACK_SECRET_KEY`.
-pub async fn connect_payments(
-    state: &AppState,
-    caller: &Caller,
-    slug: &str,
-    input: PaymentsInput,
-) -> ApiResult<String> {
-    let vault = source_config::vault(state)?;
-    let scope = caller.scope()?;
-    let product = products::find(state, scope, slug).await?;
-    let stage = match input.default_stage.as_deref() {
-        None => PaymentStage::default(),
-        Some(text) => PaymentStage::parse(text).ok_or_else(|| {
-            ApiError::bad_request("default_stage: must be `converted` or `payment`")
-        })?,
-    };
-    let key = input.secret_key.expose().trim();
-    let described = payments::describe_key(key)
-        .map_err(|err| ApiError::bad_request(format!("api_key: {err}")))?;
-    let secret = json!({ "secret_key": key }).to_string();
-    let sealed = vault.seal(scope.account_id(), secret.as_bytes())?;
-    let config = json!({ "default_stage": stage.as_str(), "key": described }).to_string();
-    let now = state.clock.now();
-    let actor = caller.actor();
-    let mut tx = state.store.begin().await?;
-    let credential_id = store::insert_credential(&mut tx, scope, &sealed, now).await?;
-    let new = NewConnection {
-        product_id: &product.id,
-        kind: ConnectionKind::Payments.as_str(),
-        status: ConnectionStatus::Active.as_str(),
-        config: &config,
-        credential_id: Some(&credential_id),
-        event_maps: None,
-    };
-    let (id, previous) = store::upsert(&mut tx, scope, new, now).await?;
-    if let Some(previous) = previous {
-        store::delete_credential_if_unused(&mut tx, &previous).await?;
-    }
-    let payload = json!({ "connection_id": id, "kind": "payments", "key": described, "default_stage": stage.as_str() });
-    audit::record_product(
-        &mut tx,
-        &actor,
-        &product,
-        "connection.connect",
-        payload,
-        now,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(id)
 }
 
 /// The product's connection of the kind named in the path (`payments`, `sql-a`, ...).

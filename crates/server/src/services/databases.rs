@@ -7,7 +7,8 @@ use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::DocdbCredentials;
 use payback_connectors::sql::SqlCredentials;
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
-use payback_domain::event_map::{self, EventMap, FieldSyntax};
+use payback_domain::event_map::{self, EventMap};
+use payback_domain::source_kind::Family;
 use payback_store::connections::{self as store, ConnectionRow, NewConnection};
 use payback_store::products::ProductRow;
 use serde_json::{Value, json};
@@ -31,14 +32,6 @@ pub struct DatabaseInput {
     pub env: EnvNames,
     pub event_maps: Option<Vec<EventMap>>,
     pub status: Option<String>,
-}
-
-/// How event maps name fields for this kind.
-fn syntax(kind: ConnectionKind) -> FieldSyntax {
-    match kind {
-        ConnectionKind::Docdb => FieldSyntax::Path,
-        _ => FieldSyntax::Column,
-    }
 }
 
 /// The statuses a connect or maps body may ask for.
@@ -117,9 +110,10 @@ pub async fn connect(
     let product = products::find(state, scope, slug).await?;
     let env_path = input.env.any();
     if env_path {
-        if kind != ConnectionKind::SqlA {
+        if !kind.spec().env_setup {
             return Err(ApiError::bad_request(format!(
-                "host_env: only sql-a takes environment variable names, not {}",
+                "host_env: only {} takes environment variable names, not {}",
+                ConnectionKind::env_setup_words().join(" or "),
                 kind.path_word()
             )));
         }
@@ -141,8 +135,9 @@ pub async fn connect(
     };
     let credentials = match (&input.credentials, env_path) {
         (Some(credentials), _) => Some(parse_credentials(state, kind, credentials).await?),
-        // `sql-a` may be staged with its maps before anyone has credentials for it.
-        (None, _) if kind == ConnectionKind::SqlA => None,
+        // A kind set up from the host's environment (`sql-a`) may also be staged with its maps
+        // before anyone has credentials or variable names for it.
+        (None, _) if kind.spec().env_setup => None,
         (None, _) => return Err(ApiError::bad_request("credentials: required")),
     };
     let maps = match input.event_maps {
@@ -288,7 +283,7 @@ async fn check_maps(
     kind: ConnectionKind,
     maps: Vec<EventMap>,
 ) -> ApiResult<Vec<EventMap>> {
-    let maps = event_map::check_maps(maps, syntax(kind))
+    let maps = event_map::check_maps(maps, kind.field_syntax())
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let others = store::for_product(&state.store, &product.id).await?;
     for (index, map) in maps.iter().enumerate() {
@@ -309,15 +304,15 @@ async fn check_maps(
 /// Whether another connection already writes `stage`: a database through its maps, the
 /// payments processor its charge stage and `payment` (refunds and disputes).
 fn feeds_stage(row: &ConnectionRow, stage: &str) -> bool {
-    match Some(row.kind) {
-        Some(ConnectionKind::Payments) => {
+    match row.kind.family() {
+        Family::Payments => {
             let charge_stage = serde_json::from_str::<Value>(&row.config)
                 .ok()
                 .and_then(|config| config["default_stage"].as_str().map(str::to_owned))
                 .unwrap_or_else(|| "payment".to_owned());
             stage == "payment" || stage == charge_stage
         }
-        Some(kind) if kind.is_database() => source_config::event_maps(row)
+        Family::Database => source_config::event_maps(row)
             .map(|maps| maps.iter().any(|map| map.stage == stage))
             .unwrap_or(false),
         _ => false,

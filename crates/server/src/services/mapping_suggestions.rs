@@ -108,11 +108,7 @@ pub async fn suggest(
             })
         }
         Some(gateway) => {
-            let syntax = if kind == ConnectionKind::Docdb {
-                FieldSyntax::Path
-            } else {
-                FieldSyntax::Column
-            };
+            let syntax = kind.field_syntax();
             let answer = gateway
                 .ask_json(
                     &system_prompt(syntax),

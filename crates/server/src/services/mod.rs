@@ -6,6 +6,7 @@
 //! mapping to HTTP statuses lives in `error.rs` (`IntoResponse`), used by the HTTP door alone.
 
 pub mod acting;
+pub mod ad_accounts;
 pub mod attribution;
 pub mod audit;
 pub mod budget_apply;
@@ -24,6 +25,7 @@ pub mod health;
 pub mod health_report;
 pub mod host_guard;
 pub mod ingest;
+pub mod key_connect;
 pub mod keys;
 pub mod mapping_suggestions;
 pub mod payback;
@@ -37,10 +39,8 @@ pub mod series;
 pub mod sessions;
 pub mod signup;
 pub mod social;
-pub mod social_connect;
 pub mod socialco;
 pub mod source_config;
-pub mod sources;
 pub mod spend;
 pub mod spend_intake;
 pub mod sync;

@@ -7,14 +7,11 @@ use std::net::IpAddr;
 
 use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
-use payback_connectors::payments::{PaymentStage, PaymentsConfig};
-use payback_connectors::search_ads::SearchAdsConfig;
-use payback_connectors::social_a::SocialAConfig;
-use payback_connectors::social_ads_a::SocialAdsAConfig;
-use payback_connectors::social_ads_b::SocialAdsBConfig;
+use payback_connectors::search_ads::{self, SearchAdsConfig};
 use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::EventMap;
+use payback_domain::source_kind::DatabaseEngine;
 use payback_store::connections::{self as store, ConnectionRow};
 use serde::Deserialize;
 
@@ -38,7 +35,7 @@ fn no_credentials() -> ApiError {
 }
 
 /// The connection's secret, opened. 409 when it has none.
-async fn open_secret(state: &AppState, row: &ConnectionRow) -> ApiResult<serde_json::Value> {
+pub async fn open_secret(state: &AppState, row: &ConnectionRow) -> ApiResult<serde_json::Value> {
     let credential_id = row.credential_id.as_deref().ok_or_else(no_credentials)?;
     let vault = vault(state)?;
     let sealed = store::credential(&state.store, credential_id)
@@ -52,7 +49,6 @@ async fn open_secret(state: &AppState, row: &ConnectionRow) -> ApiResult<serde_j
 /// The non-secret settings of a connection, as stored in `config`.
 #[derive(Default, Deserialize)]
 struct Settings {
-    default_stage: Option<String>,
     /// The operator's environment variable names (`sql_a` only).
     env: Option<EnvNames>,
 }
@@ -75,15 +71,32 @@ struct SearchAdsSettings {
     login_customer_id: Option<String>,
 }
 
+/// The ads API's origin (`kind`'s `PAYBACK_<KIND>_API_URL`, else Google's) and Payback's
+/// developer token; 503 without the token.
+pub fn ads_api(state: &AppState, kind: ConnectionKind) -> ApiResult<(String, String)> {
+    let token = state
+        .config
+        .search_ads_developer_token
+        .as_ref()
+        .ok_or_else(|| {
+            ApiError::ServiceUnavailable(
+                "search ads are not configured (set PAYBACK_SEARCH_ADS_DEVELOPER_TOKEN)".to_owned(),
+            )
+        })?;
+    let origin = vendor_origin(state, kind, search_ads::DEFAULT_API_BASE_URL);
+    Ok((origin, token.expose().to_owned()))
+}
+
 /// A `search_ads` connection: the grant's refresh token opened, Payback's OAuth client and
-/// developer token from the configuration (503 while either is missing).
+/// developer token from the configuration (503 while either is missing). Here rather than in
+/// the kind's module because the URL suffix service reads the account too.
 pub async fn search_ads(state: &AppState, row: &ConnectionRow) -> ApiResult<SearchAdsConfig> {
     let secret: GrantSecret = serde_json::from_value(open_secret(state, row).await?)
         .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
     let settings: SearchAdsSettings = serde_json::from_str(&row.config)
         .map_err(|_| ApiError::internal("a search_ads connection's config is malformed"))?;
     let oauth = crate::services::searchco::oauth_client(state)?;
-    let (api_base_url, developer_token) = crate::services::searchco::ads_api(state)?;
+    let (api_base_url, developer_token) = ads_api(state, row.kind)?;
     // The customer itself is its own login when no manager stands between.
     let login = settings
         .login_customer_id
@@ -99,103 +112,30 @@ pub async fn search_ads(state: &AppState, row: &ConnectionRow) -> ApiResult<Sear
     Ok(config)
 }
 
-/// Where a social kind's vendor answers: its `PAYBACK_<KIND>_API_URL`, else the vendor's own
-/// origin (the Graph API for Meta's kinds, LinkedIn's API for `social_ads_b`).
-pub fn vendor_base_url(state: &AppState, kind: ConnectionKind) -> String {
-    let default = match kind {
-        ConnectionKind::SocialAdsB => payback_connectors::social_ads_b::DEFAULT_API_BASE_URL,
-        _ => payback_connectors::graph::DEFAULT_GRAPH_BASE_URL,
-    };
+/// Where a kind's vendor answers: its `PAYBACK_<KIND>_API_URL`, else `default` (the vendor's
+/// own origin, which the kind's connector knows).
+pub fn vendor_origin(state: &AppState, kind: ConnectionKind, default: &str) -> String {
     state.config.api_url(kind).unwrap_or(default).to_owned()
 }
 
-/// The sealed part of the social kinds: a Meta token (the grant's long-lived user token, or a
-/// pasted one), or a LinkedIn access token.
+/// The sealed part of a token-based connection: a Meta token (the grant's long-lived user
+/// token, or a pasted one), or a LinkedIn access token.
 #[derive(Deserialize)]
 struct TokenSecret {
     access_token: String,
 }
 
-async fn access_token(state: &AppState, row: &ConnectionRow) -> ApiResult<String> {
+/// The access token a connection was sealed with.
+pub async fn access_token(state: &AppState, row: &ConnectionRow) -> ApiResult<String> {
     let secret: TokenSecret = serde_json::from_value(open_secret(state, row).await?)
         .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
     Ok(secret.access_token)
 }
 
-/// The ad account an ad-network connection reads, and (Meta) its campaign filter.
-#[derive(Deserialize)]
-struct AdAccountSettings {
-    ad_account_id: String,
-    /// Set when the social-network grant made the connection: its token is Payback's to
-    /// revoke at disconnect; a pasted token stays the customer's.
-    grant: Option<String>,
-    #[serde(default)]
-    campaign_name_prefixes: Vec<String>,
-}
-
-fn ad_account_settings(row: &ConnectionRow) -> ApiResult<AdAccountSettings> {
+/// A connection's non-secret settings as its kind stored them; 500 when they do not parse.
+pub fn settings_of<T: serde::de::DeserializeOwned>(row: &ConnectionRow) -> ApiResult<T> {
     serde_json::from_str(&row.config)
-        .map_err(|_| ApiError::internal("an ad-network connection's config is malformed"))
-}
-
-/// A `social_ads_a` connection (Meta ads).
-pub async fn social_ads_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsAConfig> {
-    let settings = ad_account_settings(row)?;
-    let mut config = SocialAdsAConfig::new(
-        access_token(state, row).await?,
-        settings.ad_account_id,
-        settings.campaign_name_prefixes,
-    );
-    config.revoke_on_disconnect = settings.grant.is_some();
-    config.graph_base_url = vendor_base_url(state, ConnectionKind::SocialAdsA);
-    Ok(config)
-}
-
-/// A `social_ads_b` connection (LinkedIn ads).
-pub async fn social_ads_b(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAdsBConfig> {
-    let settings = ad_account_settings(row)?;
-    let mut config = SocialAdsBConfig::new(access_token(state, row).await?, settings.ad_account_id);
-    config.api_base_url = vendor_base_url(state, ConnectionKind::SocialAdsB);
-    Ok(config)
-}
-
-/// The page a `social_a` connection reads.
-#[derive(Deserialize)]
-struct PageSettings {
-    page_id: String,
-    /// As for [`AdAccountSettings::grant`].
-    grant: Option<String>,
-}
-
-/// A `social_a` connection (a page and its linked business account).
-pub async fn social_a(state: &AppState, row: &ConnectionRow) -> ApiResult<SocialAConfig> {
-    let settings: PageSettings = serde_json::from_str(&row.config)
-        .map_err(|_| ApiError::internal("a social_a connection's config is malformed"))?;
-    let mut config = SocialAConfig::new(access_token(state, row).await?, settings.page_id);
-    config.revoke_on_disconnect = settings.grant.is_some();
-    config.graph_base_url = vendor_base_url(state, ConnectionKind::SocialA);
-    Ok(config)
-}
-
-/// The sealed part of a payments connection.
-#[derive(Deserialize)]
-struct PaymentsSecret {
-    secret_key: String,
-}
-
-pub async fn payments(state: &AppState, row: &ConnectionRow) -> ApiResult<PaymentsConfig> {
-    let secret: PaymentsSecret = serde_json::from_value(open_secret(state, row).await?)
-        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
-    let stage = settings(row)?
-        .default_stage
-        .as_deref()
-        .and_then(PaymentStage::parse)
-        .unwrap_or_default();
-    let mut config = PaymentsConfig::new(secret.secret_key, stage);
-    if let Some(url) = state.config.api_url(ConnectionKind::Payments) {
-        url.clone_into(&mut config.base_url);
-    }
-    Ok(config)
+        .map_err(|_| ApiError::internal(format!("a {} connection's config is malformed", row.kind)))
 }
 
 /// A customer database, whichever engine.
@@ -205,12 +145,12 @@ pub enum Database {
     Docdb(DocdbConfig),
 }
 
-/// The relational dialect of a kind.
+/// The relational dialect of a kind, from its engine in the kind table.
 pub fn dialect(kind: ConnectionKind) -> Option<Dialect> {
-    match kind {
-        ConnectionKind::SqlA => Some(Dialect::Postgres),
-        ConnectionKind::SqlB => Some(Dialect::MySql),
-        _ => None,
+    match kind.spec().database_engine? {
+        DatabaseEngine::Postgres => Some(Dialect::Postgres),
+        DatabaseEngine::MySql => Some(Dialect::MySql),
+        DatabaseEngine::Mongo => None,
     }
 }
 

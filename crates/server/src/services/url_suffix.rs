@@ -65,13 +65,13 @@ async fn connection(
     slug: &str,
 ) -> ApiResult<(ProductRow, ConnectionRow)> {
     let product = products::find(state, caller.scope()?, slug).await?;
-    let row = store::find(
-        &state.store,
-        &product.id,
-        ConnectionKind::SearchAds.as_str(),
-    )
-    .await?
-    .ok_or_else(|| ApiError::not_found("search_ads connection"))?;
+    // The kind whose accounts carry a final URL suffix (Google Ads), as the kind table says.
+    let kind = ConnectionKind::all()
+        .find(|kind| kind.spec().final_url_suffix)
+        .ok_or_else(|| ApiError::internal("no kind carries a final URL suffix"))?;
+    let row = store::find(&state.store, &product.id, kind.as_str())
+        .await?
+        .ok_or_else(|| ApiError::not_found(&format!("{kind} connection")))?;
     Ok((product, row))
 }
 

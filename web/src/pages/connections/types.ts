@@ -47,9 +47,6 @@ export interface Disconnected {
   revoked_upstream: boolean;
 }
 
-/** The stage successful charges are recorded as; the server's default is `payment`. */
-export type PaymentStage = 'converted' | 'payment';
-
 /** `POST /connect/searchco/start`: the single-use state and the consent page to open. */
 export interface GrantStarted {
   state: string;
@@ -84,30 +81,6 @@ export interface GrantStatus {
 export interface GrantSelected {
   ok: boolean;
   activated: string[];
-}
-
-/** `GET /products/{slug}/connections/search-ads/url-suffix`. */
-export interface UrlSuffixReport {
-  connected: boolean;
-  customer_id: string | null;
-  /** The account-level suffix as Google has it; null when none is set or it could not be read. */
-  final_url_suffix: string | null;
-  auto_tagging_enabled: boolean | null;
-  complete: boolean;
-  missing: string[];
-  proposed_suffix: string;
-  recommended_suffix: string;
-  deployed_at: string | null;
-  /** Why a live read was impossible; null when it succeeded. */
-  read_error: string | null;
-}
-
-/** `POST /products/{slug}/connections/search-ads/url-suffix`. */
-export interface UrlSuffixWritten {
-  ok: boolean;
-  suffix: string;
-  added: string[];
-  already_complete: boolean;
 }
 
 /** One ad account a Meta grant or an access token reaches (`options.ad_accounts`, `accounts`). */
@@ -148,12 +121,4 @@ export interface SocialConnected {
   connection_id: string | null;
   accounts?: AdAccountOption[];
   pages?: PageOption[];
-}
-
-/** `POST /products/{slug}/connections/social-ads-a/campaign-filter`. */
-export interface CampaignFilterSet {
-  ok: boolean;
-  campaign_name_prefixes: string[];
-  /** Stored spend rows of campaigns the filter no longer takes, dropped at once. */
-  dropped_rows: number;
 }

@@ -164,19 +164,3 @@ export function syncingWords(connection: Connection): string {
   if (!connection.syncing) return 'idle';
   return connection.sync_phase ? `syncing: ${connection.sync_phase}` : 'syncing';
 }
-
-/** What each tracking parameter of the Google Ads URL suffix gives the ads report. */
-const SUFFIX_PARAMETERS: Record<string, string> = {
-  utm_source: 'the network (google)',
-  utm_medium: 'that the click was paid (cpc)',
-  utm_campaign: 'the campaign',
-  utm_id: 'the ad group',
-  utm_term: 'the keyword',
-  utm_content: 'the ad',
-};
-
-/** `utm_term` -> "utm_term (the keyword)". */
-export function suffixParameterWords(name: string): string {
-  const what = SUFFIX_PARAMETERS[name];
-  return what ? `${name} (${what})` : name;
-}

@@ -55,9 +55,9 @@ fn starter(view: &ConfirmView) -> String {
 pub fn confirmation(view: &ConfirmView, action: &str) -> String {
     let vendor = escape(view.vendor);
     let mut access = String::new();
-    for (title, lines) in &view.access {
-        access.push_str(&format!("<h3>{}</h3><ul>", escape(title)));
-        for line in *lines {
+    for kind in &view.access {
+        access.push_str(&format!("<h3>{}</h3><ul>", escape(kind.title)));
+        for line in kind.lines {
             access.push_str(&format!("<li>{}</li>", escape(line)));
         }
         access.push_str("</ul>");

@@ -6,7 +6,7 @@
 
 use payback_domain::Stage;
 
-use super::prompts::quoted;
+use super::quoting::quoted;
 use super::situation::Situation;
 use super::{ActionKind, ActionLink, Change, Draft, Subject};
 

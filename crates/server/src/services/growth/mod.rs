@@ -19,6 +19,7 @@ mod budget;
 mod funnel;
 mod kind;
 mod prompts;
+mod quoting;
 mod situation;
 mod sources;
 mod tracking;

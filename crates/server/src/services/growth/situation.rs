@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use payback_domain::Timestamp;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::money::format_cents;
+use payback_domain::source_kind::Family;
 use payback_store::connections;
 use payback_store::products::ProductRow;
 
@@ -19,6 +20,8 @@ use crate::services::funnel::{self, FunnelStep};
 use crate::services::health_report::{self, HealthCheck, HealthReport, HealthStatus};
 use crate::services::{product_metrics, products};
 use crate::state::AppState;
+
+use super::quoting::quoted;
 
 pub struct Situation<'a> {
     pub state: &'a AppState,
@@ -90,8 +93,10 @@ impl<'a> Situation<'a> {
             .filter(|check| matches!(check.status, HealthStatus::Fail | HealthStatus::Warn))
     }
 
-    pub fn is_connected(&self, kind: ConnectionKind) -> bool {
-        self.connected.contains(&kind)
+    /// Whether a connection of the `family` exists (payments: whether revenue arrives by
+    /// itself).
+    pub fn has_family(&self, family: Family) -> bool {
+        self.connected.iter().any(|kind| kind.family() == family)
     }
 
     /// An API path under the product (`/products/shop` + `rest`).
@@ -109,34 +114,21 @@ impl<'a> Situation<'a> {
         format_cents(cents, &self.product.currency)
     }
 
-    /// The product's name as prompts show it: quoted on one line ([`super::prompts::quoted`]).
+    /// The product's name as prompts show it: quoted on one line ([`quoted`]).
     pub fn quoted_name(&self) -> String {
-        super::prompts::quoted(&self.product.name)
+        quoted(&self.product.name)
     }
 
     /// What is known of the product's stack: its domain and its connected sources.
     pub fn stack(&self) -> Vec<String> {
         let mut stack = Vec::new();
         if let Some(domain) = &self.product.domain {
-            stack.push(format!("website {}", super::prompts::quoted(domain)));
+            stack.push(format!("website {}", quoted(domain)));
         }
+        // Each source as a sentence names it (the kind table's phrase).
         for kind in &self.connected {
-            stack.push(stack_word(*kind).to_owned());
+            stack.push(kind.prose().to_owned());
         }
         stack
-    }
-}
-
-/// How a prompt names a connected source.
-fn stack_word(kind: ConnectionKind) -> &'static str {
-    match kind {
-        ConnectionKind::Payments => "Stripe for payments",
-        ConnectionKind::SqlA => "a PostgreSQL database",
-        ConnectionKind::SqlB => "a MySQL/MariaDB database",
-        ConnectionKind::Docdb => "a MongoDB database",
-        ConnectionKind::SearchAds => "Google Ads",
-        ConnectionKind::SocialAdsA => "Meta ads",
-        ConnectionKind::SocialAdsB => "LinkedIn ads",
-        other => other.as_str(),
     }
 }

@@ -5,7 +5,7 @@
 //! honest revenue estimate: each makes numbers arrive or join, none adds revenue by itself.
 
 use payback_connectors::search_ads::suffix;
-use payback_domain::connection::ConnectionKind;
+use payback_domain::source_kind::Family;
 
 use super::situation::Situation;
 use super::{ActionKind, ActionLink, Change, Draft, Subject};
@@ -18,7 +18,7 @@ pub(super) fn drafts(situation: &Situation<'_>) -> Vec<Draft> {
     let mut drafts = Vec::new();
     if let Some(check) = situation
         .failing(PAYMENTS)
-        .filter(|_| !situation.is_connected(ConnectionKind::Payments))
+        .filter(|_| !situation.has_family(Family::Payments))
     {
         drafts.push(Draft {
             kind: ActionKind::ConnectPayments,

@@ -23,9 +23,9 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use payback_domain::connection::ConnectionKind;
 use payback_domain::metrics;
 use payback_domain::policy::Network;
+use payback_domain::source_kind::HealthArea;
 use payback_domain::span::Span;
 use payback_store::reports::activity;
 use payback_store::reports::attribution::{self as store, AdLevel};
@@ -97,7 +97,7 @@ fn no_spend(ctx: &Context<'_>) -> String {
 }
 
 fn ad_spend(ctx: &Context<'_>) -> HealthCheck {
-    let rows = ctx.connections_where(|kind| kind.spend().is_some());
+    let rows = ctx.connections_where(|kind| kind.health_area() == HealthArea::AdSpend);
     if !rows.is_empty() {
         return sources::freshness_check(ctx, AD_SPEND, &rows);
     }
@@ -330,7 +330,7 @@ async fn policy_caps(ctx: &Context<'_>) -> ApiResult<HealthCheck> {
 
 async fn url_suffix(ctx: &Context<'_>) -> HealthCheck {
     let base = ctx.path("/connections/search-ads/url-suffix");
-    let rows = ctx.connections_where(|kind| kind == ConnectionKind::SearchAds);
+    let rows = ctx.connections_where(|kind| kind.spec().final_url_suffix);
     let Some((_, row)) = rows.first() else {
         return URL_SUFFIX.skip(
             "Google Ads not connected",

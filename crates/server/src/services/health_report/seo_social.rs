@@ -1,6 +1,6 @@
 //! SEO and social: are the sources that see search and social demand connected and fresh?
 //!
-//! Three checks, one per group of kinds of the kind table:
+//! Three checks, one per health area of the kind table (its kinds, in the table's order):
 //! - `seo_social.search_console`: `search_console`, `search_b` (search engines' webmaster data);
 //! - `seo_social.social_pages`: `social_a`, `social_b` (the product's social accounts);
 //! - `seo_social.seo_metrics`: `seo_a`, `seo_b`, `geo_a` (rankings, authority, AI visibility).
@@ -10,6 +10,7 @@
 //! (`SourceRegistry::reads`), skip with a setup note while it has none.
 
 use payback_domain::connection::ConnectionKind;
+use payback_domain::source_kind::HealthArea;
 
 use super::check::{CheckId, HealthCategoryKey, HealthCheck};
 use super::context::Context;
@@ -17,12 +18,22 @@ use super::{sources, text};
 
 const CATEGORY: HealthCategoryKey = HealthCategoryKey::SeoSocial;
 
-/// One group: its check and the kinds it covers.
+/// One group: its check and the health area whose kinds it covers.
 struct Group {
     check: CheckId,
-    kinds: &'static [ConnectionKind],
+    /// The kind table's area of the group's kinds.
+    area: HealthArea,
     /// What the group gives, for the setup action.
     gives: &'static str,
+}
+
+impl Group {
+    /// The group's kinds, in the kind table's order.
+    fn kinds(&self) -> Vec<ConnectionKind> {
+        ConnectionKind::all()
+            .filter(|kind| kind.health_area() == self.area)
+            .collect()
+    }
 }
 
 const GROUPS: [Group; 3] = [
@@ -32,7 +43,7 @@ const GROUPS: [Group; 3] = [
             "seo_social.search_console",
             "Search console connected",
         ),
-        kinds: &[ConnectionKind::SearchConsole, ConnectionKind::SearchB],
+        area: HealthArea::SearchConsole,
         gives: "search queries, clicks and impressions",
     },
     Group {
@@ -41,7 +52,7 @@ const GROUPS: [Group; 3] = [
             "seo_social.social_pages",
             "Social accounts connected",
         ),
-        kinds: &[ConnectionKind::SocialA, ConnectionKind::SocialB],
+        area: HealthArea::SocialPages,
         gives: "followers, reach and post engagement",
     },
     Group {
@@ -50,38 +61,24 @@ const GROUPS: [Group; 3] = [
             "seo_social.seo_metrics",
             "SEO and AI-visibility sources connected",
         ),
-        kinds: &[
-            ConnectionKind::SeoA,
-            ConnectionKind::SeoB,
-            ConnectionKind::GeoA,
-        ],
+        area: HealthArea::SeoMetrics,
         gives: "rankings, domain authority and AI-search visibility",
     },
 ];
-
-/// Whether one of this category's checks rates connections of `kind`.
-pub fn covers(kind: ConnectionKind) -> bool {
-    GROUPS.iter().any(|group| group.kinds.contains(&kind))
-}
 
 pub fn checks(ctx: &Context<'_>) -> Vec<HealthCheck> {
     GROUPS.iter().map(|group| check(ctx, group)).collect()
 }
 
 fn check(ctx: &Context<'_>, group: &Group) -> HealthCheck {
-    let rows = ctx.connections_where(|kind| group.kinds.contains(&kind));
+    let rows = ctx.connections_where(|kind| kind.health_area() == group.area);
     if !rows.is_empty() {
         return sources::freshness_check(ctx, group.check, &rows);
     }
-    let words: Vec<String> = group
-        .kinds
-        .iter()
-        .map(|kind| kind.as_str().to_owned())
-        .collect();
-    let connectable: Vec<ConnectionKind> = group
-        .kinds
-        .iter()
-        .copied()
+    let kinds = group.kinds();
+    let words: Vec<String> = kinds.iter().map(|kind| kind.as_str().to_owned()).collect();
+    let connectable: Vec<ConnectionKind> = kinds
+        .into_iter()
         .filter(|kind| ctx.state.sources.reads(*kind))
         .collect();
     if connectable.is_empty() {
@@ -128,12 +125,14 @@ fn connect_way(ctx: &Context<'_>, kind: ConnectionKind) -> String {
 mod tests {
     use super::*;
 
+    /// Whether one of this category's checks rates connections of `kind`.
+    fn covers(kind: ConnectionKind) -> bool {
+        GROUPS.iter().any(|group| group.area == kind.health_area())
+    }
+
     #[test]
     fn groups_cover_the_seo_and_social_kinds_once() {
-        let mut covered: Vec<ConnectionKind> = GROUPS
-            .iter()
-            .flat_map(|group| group.kinds.iter().copied())
-            .collect();
+        let mut covered: Vec<ConnectionKind> = GROUPS.iter().flat_map(Group::kinds).collect();
         let count = covered.len();
         covered.sort();
         covered.dedup();

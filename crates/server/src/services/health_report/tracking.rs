@@ -17,6 +17,7 @@
 use std::collections::BTreeSet;
 
 use payback_domain::connection::ConnectionKind;
+use payback_domain::source_kind::HealthArea;
 use payback_store::reports::attribution as store;
 
 use crate::error::ApiResult;
@@ -24,7 +25,7 @@ use crate::services::health::{attribution_status, tracking_freshness};
 
 use super::check::{CheckId, HealthCategoryKey, HealthCheck};
 use super::context::Context;
-use super::{seo_social, sources, text};
+use super::{sources, text};
 
 const CATEGORY: HealthCategoryKey = HealthCategoryKey::Tracking;
 pub const EVENTS: CheckId = CheckId::new(CATEGORY, "tracking.events", "Events arriving");
@@ -109,7 +110,7 @@ fn events(ctx: &Context<'_>) -> HealthCheck {
 }
 
 fn payments(ctx: &Context<'_>) -> HealthCheck {
-    let rows = ctx.connections_where(|kind| kind == ConnectionKind::Payments);
+    let rows = ctx.connections_where(|kind| kind.health_area() == HealthArea::Payments);
     if !rows.is_empty() {
         return sources::freshness_check(ctx, PAYMENTS, &rows);
     }
@@ -140,7 +141,7 @@ fn payments(ctx: &Context<'_>) -> HealthCheck {
 /// The connections no other check rates: customer databases, web and product analytics, the
 /// tag manager, session replay.
 fn is_other_source(kind: ConnectionKind) -> bool {
-    kind != ConnectionKind::Payments && kind.spend().is_none() && !seo_social::covers(kind)
+    kind.health_area() == HealthArea::OtherSources
 }
 
 fn other_sources(ctx: &Context<'_>) -> HealthCheck {

@@ -1,9 +1,11 @@
 // The dashboard's one list of source kinds it can connect: one module per kind, each in
-// `<kind>.tsx` (the kind's wire word). The connections pages render from this list: a product's
-// offers (kinds sharing an offer are offered together), the grant flows of the providers the
-// kinds connect through, each card's extras and its config in words. A kind the kind table marks
-// connectable must be here (`crates/web/tests/kind_modules.rs` fails otherwise), and nothing
-// outside this folder and `generated/` names a kind.
+// `<kind>.tsx` (the kind's wire word), with the parts only that kind uses (a panel, a form, the
+// shapes of its own endpoints) in an optional `<kind>/` folder beside it. The connections pages
+// render from this list: a product's offers (kinds sharing an offer are offered together), the
+// grant flows of the providers the kinds connect through, each card's extras and its config in
+// words. A kind the kind table marks connectable must be here (`crates/web/tests/kind_modules.rs`
+// fails otherwise), and nothing outside this folder and `generated/` names a kind, by its wire
+// word (`sql_a`) or its path word (`sql-a`).
 
 import { KINDS } from '../../../generated/kinds';
 import type { GrantProvider } from '../grant-connect';

@@ -2,8 +2,8 @@
 // keeps which stage its charges are recorded as.
 
 import type { KindModule } from '../kind-module';
-import { PaymentsForm } from '../payments-form';
-import type { PaymentStage } from '../types';
+import { PaymentsForm } from './payments/payments-form';
+import type { PaymentStage } from './payments/payments-form';
 
 export const payments: KindModule = {
   kind: 'payments',

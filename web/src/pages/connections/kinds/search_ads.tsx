@@ -7,8 +7,8 @@ import { when } from '../../../format';
 import { GrantConnect } from '../grant-connect';
 import type { KindModule } from '../kind-module';
 import { SEARCH_GRANT } from '../search-ads-connect';
-import { UrlSuffixPanel } from '../url-suffix-panel';
 import { customerIdWords } from '../words';
+import { UrlSuffixPanel } from './search_ads/url-suffix-panel';
 
 export const search_ads: KindModule = {
   kind: 'search_ads',

@@ -3,12 +3,12 @@
 // new token.
 
 import { useState } from 'preact/hooks';
-import { CampaignFilter } from '../campaign-filter';
 import type { KindModule } from '../kind-module';
 import { META_OFFER, MetaReconnect, SOCIAL_GRANT } from '../social-connect';
 import { AdsKeyForm, ReplaceAdsKey } from '../social-key-forms';
 import type { AdsKeyWords } from '../social-key-forms';
 import { campaignPrefixes, socialLines } from '../words';
+import { CampaignFilter } from './social_ads_a/campaign-filter';
 
 const WORDS: AdsKeyWords = {
   token: 'Meta access token',

@@ -6,10 +6,11 @@
 // campaign again.
 
 import { useCallback, useId, useState } from 'preact/hooks';
-import { api } from '../../api';
-import { ConfirmAction } from '../../ui/confirm-action';
-import { useAction } from '../../ui/use-api';
-import { prefixLines } from './social-key-forms';
+import { api } from '../../../../api';
+import { ConfirmAction } from '../../../../ui/confirm-action';
+import { useAction } from '../../../../ui/use-api';
+import { prefixLines } from '../../social-key-forms';
+import { kindPath } from '../../words';
 import type { CampaignFilterSet } from './types';
 
 /** The server's limits (`PREFIXES_MAX`, `PREFIX_MAX_CHARS`), so a mistake is caught before the round trip. */
@@ -48,7 +49,7 @@ export function CampaignFilter({
     useCallback(
       (prefixes: string[]) =>
         api.post<CampaignFilterSet>(
-          `/products/${encodeURIComponent(slug)}/connections/social-ads-a/campaign-filter`,
+          `/products/${encodeURIComponent(slug)}/connections/${kindPath('social_ads_a')}/campaign-filter`,
           { campaign_name_prefixes: prefixes },
         ),
       [slug],

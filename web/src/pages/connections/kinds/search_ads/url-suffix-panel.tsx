@@ -5,16 +5,32 @@
 // account's own parameters and appends only what is missing.
 
 import { useCallback, useState } from 'preact/hooks';
-import { api } from '../../api';
-import { when } from '../../format';
-import { ConfirmAction } from '../../ui/confirm-action';
-import { Await } from '../../ui/states';
-import { useAction, useApi } from '../../ui/use-api';
+import { api } from '../../../../api';
+import { when } from '../../../../format';
+import { ConfirmAction } from '../../../../ui/confirm-action';
+import { Await } from '../../../../ui/states';
+import { useAction, useApi } from '../../../../ui/use-api';
+import { customerIdWords, kindPath } from '../../words';
 import type { UrlSuffixReport, UrlSuffixWritten } from './types';
-import { customerIdWords, suffixParameterWords } from './words';
+
+/** What each tracking parameter of the Google Ads URL suffix gives the ads report. */
+const SUFFIX_PARAMETERS: Record<string, string> = {
+  utm_source: 'the network (google)',
+  utm_medium: 'that the click was paid (cpc)',
+  utm_campaign: 'the campaign',
+  utm_id: 'the ad group',
+  utm_term: 'the keyword',
+  utm_content: 'the ad',
+};
+
+/** `utm_term` -> "utm_term (the keyword)". */
+function suffixParameterWords(name: string): string {
+  const what = SUFFIX_PARAMETERS[name];
+  return what ? `${name} (${what})` : name;
+}
 
 export function UrlSuffixPanel({ slug, id }: { slug: string; id: string }) {
-  const path = `/products/${encodeURIComponent(slug)}/connections/search-ads/url-suffix`;
+  const path = `/products/${encodeURIComponent(slug)}/connections/${kindPath('search_ads')}/url-suffix`;
   const report = useApi<UrlSuffixReport>(path);
   const [written, setWritten] = useState<UrlSuffixWritten | null>(null);
   const write = useAction(useCallback(() => api.post<UrlSuffixWritten>(path), [path]));

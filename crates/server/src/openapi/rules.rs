@@ -1,313 +1,29 @@
-//! The OpenAPI document's frame (title, version, security scheme). Paths and schemas are
-//! collected from the handlers by `utoipa-axum` as routes are registered; then
-//! [`document_constraints`] writes into them the rules the server checks (lengths, patterns,
-//! ranges, closed vocabularies), each from the constant or list its check reads. utoipa's own
-//! attributes (`max_length = ..`, `pattern = ..`) take only literals, which would state every
-//! number a second time.
+//! Every rule the server checks of a request body, query or path, by area, each built from the
+//! constant or list its check reads. A kind's own connect bodies state theirs in its plug-in
+//! (`crate::kinds`).
 
-use std::collections::BTreeMap;
-
-use payback_connectors::payments::{self, PaymentStage};
 use payback_domain::channel::UNATTRIBUTED;
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
-use payback_domain::event_map::FilterOp;
 use payback_domain::policy::MAX_DAILY_CENTS;
 use payback_domain::validation as input;
-use payback_domain::{Stage, card, event, event_map};
+use payback_domain::{card, event, event_map};
 use serde_json::{Value, json};
-use utoipa::Modify;
-use utoipa::Number;
-use utoipa::openapi::path::{Operation, PathItem};
-use utoipa::openapi::schema::{
-    AdditionalProperties, ArrayItems, KnownFormat, Object, ObjectBuilder, Schema, SchemaFormat,
-    SchemaType, Type,
-};
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::openapi::{ContentBuilder, Header, OpenApi, Ref, RefOr, ResponseBuilder};
+use utoipa::openapi::schema::{KnownFormat, SchemaFormat};
 
-use crate::input::{ListLimit, Window, limits};
+use super::rule::*;
+use crate::input::limits;
+use crate::kinds;
 use crate::routes;
 use crate::services::{
     attribution, chat, conversions, database_env, databases as databases_service, funnel, ingest,
-    searchco, signup, socialco, sources,
+    searchco, signup, socialco,
 };
 
-#[derive(utoipa::OpenApi)]
-#[openapi(
-    info(
-        title = "Payback",
-        version = "0.2.0",
-        description = "Did this spend pay back? Per product: ad spend, funnel events and revenue joined, \
-                       with CAC, LTV, attribution and an approval queue in which only humans decide. \
-                       Every error answers `{\"error\": \"...\"}`; on any route, a path or query holding `%00` \
-                       (and any JSON string holding U+0000) answers 400 naming where. Request schemas state \
-                       the rules the server checks (lengths, patterns, ranges, closed vocabularies); \
-                       `x-max-bytes` bounds a JSON value's size once serialized."
-    ),
-    modifiers(&BearerAuth),
-    components(schemas(crate::error::ErrorBody))
-)]
-pub struct ApiDoc;
-
-struct BearerAuth;
-
-impl Modify for BearerAuth {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .description(Some("An account API key `svc_live_...`, a session token `svc_sess_...` or the operator token"))
-                    .build(),
-            ),
-        );
-    }
-}
-
-/// Adds the 400 every route can answer (a path or query holding `%00`, refused before any
-/// handler runs) to the operations whose own annotations list no 400. Runs on the finished
-/// document, once every route has registered its operations.
-pub fn document_refused_nul(openapi: &mut OpenApi) {
-    let refused = ResponseBuilder::new()
-        .description("The path or query holds `%00` (a NUL character)")
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("ErrorBody")))
-                .build(),
-        )
-        .build();
-    for operation in openapi.paths.paths.values_mut().flat_map(operations_of) {
-        operation
-            .responses
-            .responses
-            .entry("400".to_owned())
-            .or_insert_with(|| refused.clone().into());
-    }
-}
-
-/// States on every documented 429 the `Retry-After` header
-/// [`ApiError::TooManyRequests`](crate::error::ApiError::TooManyRequests) sends with it, so no
-/// route has to repeat it.
-pub fn document_retry_after(openapi: &mut OpenApi) {
-    let schema = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
-        .minimum(Some(1))
-        .build();
-    let mut header = Header::new(schema);
-    header.description = Some(
-        "Whole seconds until a request passes again; the same N as the message's \
-         \"try again in N s\"."
-            .to_owned(),
-    );
-    let operations = openapi.paths.paths.values_mut().flat_map(operations_of);
-    for operation in operations {
-        if let Some(RefOr::T(limited)) = operation.responses.responses.get_mut("429") {
-            limited
-                .headers
-                .insert("Retry-After".to_owned(), RefOr::T(header.clone()));
-        }
-    }
-}
-
-/// The operations of one path the API serves (it has no HEAD, OPTIONS or TRACE of its own).
-pub(crate) fn operations_of(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
-    [
-        &mut item.get,
-        &mut item.put,
-        &mut item.post,
-        &mut item.delete,
-        &mut item.patch,
-    ]
-    .into_iter()
-    .flatten()
-}
-
-/// One thing the server checks of a value, as a JSON Schema keyword states it. Each rule in
-/// [`rules`] is built from the constant or the list the check itself reads, so the document and
-/// the check cannot drift apart; `routes/*.rs` and `services/*.rs` name where each check is.
-#[derive(Clone)]
-enum Rule {
-    /// `minLength` (when above 0) and `maxLength`, in characters.
-    Chars(usize, usize),
-    /// `pattern` (ECMA-262, unanchored unless it says `^...$`).
-    Pattern(String),
-    /// `minimum` and `maximum`.
-    Range(i64, i64),
-    /// `minimum` only.
-    Min(i64),
-    /// `default`: what the server takes when the value is left out.
-    Default(Value),
-    /// `enum`: the closed list of values (plus `null` where the type allows it).
-    OneOf(Vec<String>),
-    /// `minItems` (when above 0) and `maxItems`.
-    Items(usize, usize),
-    /// `x-max-bytes`: the value serialized as JSON is at most this many bytes.
-    MaxBytes(usize),
-    /// `format`.
-    Format(SchemaFormat),
-    /// `not: {enum}`: values refused although the other rules allow them.
-    NoneOf(Vec<String>),
-    /// `not: {pattern: "^<prefix>"}`: a prefix refused.
-    NotPrefix(String),
-    /// `propertyNames: {enum}`: the keys a map may have.
-    Keys(Vec<String>),
-    /// The rules every value of a map meets (`additionalProperties`).
-    Values(Vec<Rule>),
-    /// `anyOf: [{required: [a]}, ...]` on an object: at least one of these fields.
-    AnyRequired(Vec<&'static str>),
-    /// `dependentRequired: {a: [b]}` on an object: `b` whenever `a`.
-    Requires(&'static str, &'static str),
-    /// Any other JSON Schema keyword of an object (`if`/`then`/`else`).
-    Keyword(&'static str, Value),
-    /// The value's whole schema, where its Rust type says too little (a `serde_json::Value`
-    /// the server reads as one of several types); the field's description stays.
-    Replace(Value),
-    /// The rules every item of an array meets.
-    Each(Vec<Rule>),
-}
-
-/// Where a rule goes.
-#[derive(Debug, Clone, Copy)]
-enum At {
-    /// A property of a component schema.
-    Field(&'static str, &'static str),
-    /// A component schema itself.
-    Schema(&'static str),
-    /// A parameter of every operation on a path.
-    Param(&'static str, &'static str),
-}
-
-fn words<'a>(values: impl IntoIterator<Item = &'a str>) -> Rule {
-    Rule::OneOf(values.into_iter().map(str::to_owned).collect())
-}
-
-fn stages() -> Rule {
-    words(Stage::ALL.iter().map(|stage| stage.as_str()))
-}
-
-fn email() -> Vec<Rule> {
-    vec![
-        Rule::Chars(0, input::EMAIL_MAX_BYTES),
-        Rule::Pattern(input::EMAIL_PATTERN.to_owned()),
-    ]
-}
-
-fn password() -> Vec<Rule> {
-    vec![Rule::Chars(
-        input::PASSWORD_MIN_CHARS,
-        input::PASSWORD_MAX_CHARS,
-    )]
-}
-
-fn currency() -> Vec<Rule> {
-    vec![Rule::Pattern(input::CURRENCY_PATTERN.to_owned())]
-}
-
-/// A name, label or headline: 1 to `max` characters on one line, not only whitespace
-/// (`validation::check_one_line`).
-fn one_line_name(max: usize) -> Vec<Rule> {
-    vec![
-        Rule::Chars(1, max),
-        Rule::Pattern(input::ONE_LINE_NOT_BLANK_PATTERN.to_owned()),
-    ]
-}
-
-/// An optional name or a domain: at most `max` characters on one line.
-fn one_line_at_most(max: usize) -> Vec<Rule> {
-    vec![
-        Rule::Chars(0, max),
-        Rule::Pattern(input::ONE_LINE_PATTERN.to_owned()),
-    ]
-}
-
-/// Text of 1 to `max` characters that is not only whitespace (checked after trimming).
-fn not_blank(max: usize) -> Vec<Rule> {
-    vec![
-        Rule::Chars(1, max),
-        Rule::Pattern(input::NOT_BLANK_PATTERN.to_owned()),
-    ]
-}
-
-/// A campaign filter: at most so many prefixes, each at most so long.
-fn prefix_list() -> Vec<Rule> {
-    use crate::services::social_connect::{PREFIX_MAX_CHARS, PREFIXES_MAX};
-    vec![
-        Rule::Items(0, PREFIXES_MAX),
-        Rule::Each(vec![Rule::Chars(0, PREFIX_MAX_CHARS)]),
-    ]
-}
-
-fn at_most(max: usize) -> Vec<Rule> {
-    vec![Rule::Chars(0, max)]
-}
-
-fn limit(limit: ListLimit) -> Vec<Rule> {
-    vec![
-        Rule::Range(1, limit.max),
-        Rule::Default(json!(limit.default)),
-    ]
-}
-
-fn days() -> Vec<Rule> {
-    vec![
-        Rule::Range(1, Window::MAX_DAYS),
-        Rule::Default(json!(Window::DEFAULT_DAYS)),
-    ]
-}
-
-fn kinds(keep: impl Fn(ConnectionKind) -> bool) -> Vec<Rule> {
-    vec![words(
-        ConnectionKind::all()
-            .filter(|kind| keep(*kind))
-            .map(ConnectionKind::path_word),
-    )]
-}
-
-/// A filter condition's `value`: a scalar, or for `in`/`not_in` a list of 1 to
-/// [`event_map::MAX_IN_VALUES`] scalars (`event_map::check_condition`).
-fn condition_value() -> Value {
-    let scalar = json!({"type": ["string", "number", "boolean"]});
-    json!({"oneOf": [
-        scalar,
-        {"type": "array", "items": scalar, "minItems": 1, "maxItems": event_map::MAX_IN_VALUES}
-    ]})
-}
-
-/// Which `value` each comparison takes: none for the null tests, a list for `in`/`not_in`, a
-/// scalar for the others (`event_map::check_condition`).
-fn condition_ops() -> Value {
-    let ops = |ops: &[FilterOp]| -> Vec<&str> { ops.iter().map(|op| op.as_str()).collect() };
-    let null_tests = ops(&[FilterOp::IsNull, FilterOp::NotNull]);
-    let lists = ops(&[FilterOp::In, FilterOp::NotIn]);
-    let scalars: Vec<&str> = FilterOp::ALL
-        .iter()
-        .map(|op| op.as_str())
-        .filter(|op| !null_tests.contains(op) && !lists.contains(op))
-        .collect();
-    json!([
-        {"if": {"properties": {"op": {"enum": null_tests}}},
-         "then": {"properties": {"value": {"type": "null"}}}},
-        {"if": {"properties": {"op": {"enum": lists}}},
-         "then": {"required": ["value"], "properties": {"value": {"type": "array"}}}},
-        {"if": {"properties": {"op": {"enum": scalars}}},
-         "then": {"required": ["value"], "properties": {"value": {"type": ["string", "number", "boolean"]}}}}
-    ])
-}
-
-/// A name an event map may quote (a table, schema, column or field).
-fn plain_name() -> Vec<Rule> {
-    vec![Rule::Pattern(event_map::plain_name_pattern())]
-}
-
 /// Every rule the server checks of a request body, query or path, where the schema states it.
-fn rules() -> Vec<(At, Vec<Rule>)> {
+pub fn rules() -> Vec<(At, Vec<Rule>)> {
     use crate::input::rules::{distribution, spend};
     use At::{Field, Param, Schema};
-    use routes::{auth, connect, connections, databases, history, queue, social};
+    use routes::{auth, connect, databases, history, queue};
 
     let mut rules = vec![
         // Account access (`routes/auth.rs`, `services/signup.rs`, `sessions.rs`, `team.rs`,
@@ -630,23 +346,8 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             ])],
         ),
         // Connections (`routes/connections.rs`, `routes/databases.rs`, `services/databases.rs`,
-        // `services/database_env.rs`, `domain/src/event_map.rs`, the payments key's shape).
-        (
-            Field("PaymentsRequest", "api_key"),
-            vec![
-                Rule::Chars(1, connections::API_KEY_MAX_CHARS),
-                Rule::Pattern(payments::key_pattern()),
-            ],
-        ),
-        (
-            Field("PaymentsRequest", "default_stage"),
-            vec![words(
-                Stage::ALL
-                    .iter()
-                    .filter(|stage| PaymentStage::parse(stage.as_str()).is_some())
-                    .map(|stage| stage.as_str()),
-            )],
-        ),
+        // `services/database_env.rs`, `domain/src/event_map.rs`); each kind's connect body in its
+        // plug-in (`kinds/`).
         // The chat assistant (`routes/chat.rs`, `services/chat/`).
         (
             Field("ChatRequest", "messages"),
@@ -709,10 +410,10 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                     Rule::Chars(0, connect::KIND_MAX_CHARS),
                     // The grant's kinds that have a connector in this build.
                     words(
-                        searchco::GRANT_KINDS
-                            .iter()
-                            .filter(|kind| sources::built_in().reads(**kind))
-                            .map(|kind| kind.as_str()),
+                        searchco::GOOGLE
+                            .kinds()
+                            .filter(|kind| kinds::registry().reads(*kind))
+                            .map(ConnectionKind::as_str),
                     ),
                 ]),
             ],
@@ -726,7 +427,7 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             at_most(connect::STATE_MAX_CHARS),
         ),
         // The social-network grant (`routes/connect.rs`, `services/socialco.rs`) and the social
-        // kinds' connects (`routes/social.rs`, `services/social_connect.rs`).
+        // kinds' connects (`kinds/`, `services/ad_accounts.rs`).
         (
             Field("SocialStartRequest", "product_slug"),
             vec![Rule::Chars(1, connect::SLUG_MAX_CHARS)],
@@ -738,10 +439,10 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
                 Rule::Each(vec![
                     Rule::Chars(0, connect::KIND_MAX_CHARS),
                     words(
-                        socialco::GRANT_KINDS
-                            .iter()
-                            .filter(|kind| sources::built_in().reads(**kind))
-                            .map(|kind| kind.as_str()),
+                        socialco::META
+                            .kinds()
+                            .filter(|kind| kinds::registry().reads(*kind))
+                            .map(ConnectionKind::as_str),
                     ),
                 ]),
             ],
@@ -761,38 +462,6 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
         (
             Param("/connect/socialco/status", "state"),
             at_most(connect::STATE_MAX_CHARS),
-        ),
-        (
-            Field("SocialAdsARequest", "access_token"),
-            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
-        ),
-        (
-            Field("SocialAdsARequest", "ad_account_id"),
-            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
-        ),
-        (
-            Field("SocialAdsARequest", "campaign_name_prefixes"),
-            prefix_list(),
-        ),
-        (
-            Field("CampaignFilterRequest", "campaign_name_prefixes"),
-            prefix_list(),
-        ),
-        (
-            Field("SocialAdsBRequest", "access_token"),
-            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
-        ),
-        (
-            Field("SocialAdsBRequest", "ad_account_id"),
-            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
-        ),
-        (
-            Field("SocialARequest", "access_token"),
-            vec![Rule::Chars(1, social::ACCESS_TOKEN_MAX_CHARS)],
-        ),
-        (
-            Field("SocialARequest", "page_id"),
-            vec![Rule::Chars(1, connect::CHOICE_MAX_CHARS)],
         ),
         // Reads (`input/window.rs`: `Window`, `limits`; `services/attribution.rs`,
         // `routes/history.rs`) and the kinds a connection path names (`domain/src/source_kind.rs`).
@@ -939,6 +608,11 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
             ],
         ));
     }
+    rules.extend(
+        crate::kinds::all()
+            .iter()
+            .flat_map(|plugin| (plugin.rules)()),
+    );
     rules.extend(dashboard_rules());
     rules.extend(growth_rules());
     rules
@@ -1054,207 +728,4 @@ fn growth_rules() -> Vec<(At, Vec<Rule>)> {
         (Field("GrowthPromptRequest", "days"), days()),
         (Field("GrowthPromptRequest", "tool"), tool()),
     ]
-}
-
-/// Writes every rule of [`rules`] into the finished document (once every route has registered
-/// its operations and schemas). A rule whose place is missing (a renamed type or field) is a
-/// bug: debug builds, and so every test that starts the service, stop on it.
-pub fn document_constraints(openapi: &mut OpenApi) {
-    let missing = apply_rules(openapi, rules());
-    debug_assert!(
-        missing.is_empty(),
-        "constraints without a place: {missing:?}"
-    );
-    if !missing.is_empty() {
-        tracing::error!(
-            ?missing,
-            "constraints without a place in the OpenAPI document"
-        );
-    }
-}
-
-fn apply_rules(openapi: &mut OpenApi, rules: Vec<(At, Vec<Rule>)>) -> Vec<String> {
-    let components = openapi.components.get_or_insert_with(Default::default);
-    // Referenced schemas (a `Secret`) are copied in where a field gets rules of its own.
-    let referenced = components.schemas.clone();
-    let mut missing = Vec::new();
-    for (at, rules) in rules {
-        let placed = match at {
-            At::Field(schema, field) => match components.schemas.get_mut(schema) {
-                Some(RefOr::T(Schema::Object(object))) => object
-                    .properties
-                    .get_mut(field)
-                    .is_some_and(|property| constrain(property, &rules, &referenced)),
-                _ => false,
-            },
-            At::Schema(schema) => match components.schemas.get_mut(schema) {
-                Some(RefOr::T(Schema::Object(object))) => {
-                    rules.iter().all(|rule| apply_to_object(object, rule))
-                }
-                _ => false,
-            },
-            At::Param(path, name) => {
-                let mut found = false;
-                if let Some(item) = openapi.paths.paths.get_mut(path) {
-                    for operation in operations_of(item) {
-                        for parameter in operation.parameters.iter_mut().flatten() {
-                            let RefOr::T(parameter) = parameter else {
-                                continue;
-                            };
-                            if parameter.name == name {
-                                found = match &mut parameter.schema {
-                                    Some(schema) => constrain(schema, &rules, &referenced),
-                                    None => false,
-                                };
-                            }
-                        }
-                    }
-                }
-                found
-            }
-        };
-        if !placed {
-            missing.push(format!("{at:?}"));
-        }
-    }
-    missing
-}
-
-/// Applies `rules` to one value's schema: a plain schema, the non-null side of an optional
-/// one, or a referenced one copied in (keeping the field's description).
-fn constrain(
-    schema: &mut RefOr<Schema>,
-    rules: &[Rule],
-    referenced: &BTreeMap<String, RefOr<Schema>>,
-) -> bool {
-    if let Some((Rule::Replace(replacement), rest)) = rules.split_first() {
-        let description = match schema {
-            RefOr::T(Schema::Object(object)) => object.description.clone(),
-            _ => None,
-        };
-        let Ok(RefOr::T(mut replaced)) =
-            serde_json::from_value::<RefOr<Schema>>(replacement.clone())
-        else {
-            return false;
-        };
-        match &mut replaced {
-            Schema::Object(object) => object.description = description,
-            Schema::OneOf(one_of) => one_of.description = description,
-            _ => return false,
-        }
-        *schema = RefOr::T(replaced);
-        return rest.is_empty() || constrain(schema, rest, referenced);
-    }
-    match schema {
-        RefOr::Ref(reference) => {
-            let name = reference
-                .ref_location
-                .trim_start_matches("#/components/schemas/");
-            let Some(RefOr::T(Schema::Object(target))) = referenced.get(name) else {
-                return false;
-            };
-            let mut copy = target.clone();
-            if !reference.description.is_empty() {
-                copy.description = Some(reference.description.clone());
-            }
-            *schema = RefOr::T(Schema::Object(copy));
-            constrain(schema, rules, referenced)
-        }
-        RefOr::T(Schema::Object(object)) => rules.iter().all(|rule| apply_to_object(object, rule)),
-        RefOr::T(Schema::Array(array)) => rules.iter().all(|rule| match rule {
-            Rule::Items(min, max) => {
-                array.min_items = (*min > 0).then_some(*min);
-                array.max_items = Some(*max);
-                true
-            }
-            Rule::Each(rules) => match &mut array.items {
-                ArrayItems::RefOrSchema(items) => constrain(items, rules, referenced),
-                ArrayItems::False => false,
-            },
-            _ => false,
-        }),
-        RefOr::T(Schema::OneOf(one_of)) => {
-            let mut values = one_of.items.iter_mut().filter(|item| !is_null(item));
-            match (values.next(), values.next()) {
-                (Some(value), None) => constrain(value, rules, referenced),
-                _ => false,
-            }
-        }
-        _ => false,
-    }
-}
-
-fn is_null(schema: &RefOr<Schema>) -> bool {
-    matches!(schema, RefOr::T(Schema::Object(object))
-        if object.schema_type == SchemaType::Type(Type::Null))
-}
-
-fn allows_null(object: &Object) -> bool {
-    match &object.schema_type {
-        SchemaType::Type(kind) => *kind == Type::Null,
-        SchemaType::Array(kinds) => kinds.contains(&Type::Null),
-        SchemaType::AnyValue => true,
-    }
-}
-
-fn keyword(object: &mut Object, name: &str, value: Value) {
-    object
-        .extensions
-        .get_or_insert_with(Default::default)
-        .insert(name.to_owned(), value);
-}
-
-fn apply_to_object(object: &mut Object, rule: &Rule) -> bool {
-    match rule {
-        Rule::Chars(min, max) => {
-            object.min_length = (*min > 0).then_some(*min);
-            object.max_length = Some(*max);
-        }
-        Rule::Pattern(pattern) => object.pattern = Some(pattern.clone()),
-        Rule::Range(min, max) => {
-            object.minimum = Some(Number::from(*min));
-            object.maximum = Some(Number::from(*max));
-        }
-        Rule::Min(min) => object.minimum = Some(Number::from(*min)),
-        Rule::Default(value) => object.default = Some(value.clone()),
-        Rule::OneOf(values) => {
-            let mut values: Vec<Value> = values.iter().map(|v| json!(v)).collect();
-            if allows_null(object) {
-                values.push(Value::Null);
-            }
-            object.enum_values = Some(values);
-        }
-        Rule::MaxBytes(max) => keyword(object, "x-max-bytes", json!(max)),
-        Rule::Format(format) => object.format = Some(format.clone()),
-        Rule::NoneOf(values) => keyword(object, "not", json!({ "enum": values })),
-        Rule::NotPrefix(prefix) => {
-            keyword(object, "not", json!({ "pattern": format!("^{prefix}") }));
-        }
-        Rule::Keys(keys) => {
-            let names = ObjectBuilder::new()
-                .schema_type(Type::String)
-                .enum_values(Some(keys.clone()))
-                .build();
-            object.property_names = Some(Box::new(Schema::Object(names)));
-        }
-        Rule::Values(rules) => {
-            let Some(values) = object.additional_properties.as_deref_mut() else {
-                return false;
-            };
-            let AdditionalProperties::RefOr(values) = values else {
-                return false;
-            };
-            return constrain(values, rules, &BTreeMap::new());
-        }
-        Rule::AnyRequired(fields) => {
-            let each: Vec<Value> = fields.iter().map(|f| json!({ "required": [f] })).collect();
-            keyword(object, "anyOf", Value::Array(each));
-        }
-        Rule::Requires(field, needs) => {
-            keyword(object, "dependentRequired", json!({ *field: [needs] }));
-        }
-        Rule::Keyword(name, value) => keyword(object, name, value.clone()),
-        Rule::Items(..) | Rule::Replace(_) | Rule::Each(_) => return false,
-    }
-    true
 }

@@ -4,11 +4,15 @@
 // shown under the form in the server's words.
 
 import { useCallback, useId, useState } from 'preact/hooks';
-import { api } from '../../api';
-import { formValues } from '../../ui/field';
-import { ErrorNote } from '../../ui/states';
-import { useAction } from '../../ui/use-api';
-import type { Connected, PaymentStage } from './types';
+import { api } from '../../../../api';
+import { formValues } from '../../../../ui/field';
+import { ErrorNote } from '../../../../ui/states';
+import { useAction } from '../../../../ui/use-api';
+import type { Connected } from '../../types';
+import { kindPath } from '../../words';
+
+/** The stage successful charges are recorded as; the server's default is `payment`. */
+export type PaymentStage = 'converted' | 'payment';
 
 export function PaymentsForm({
   slug,
@@ -28,7 +32,7 @@ export function PaymentsForm({
   const connect = useAction(
     useCallback(
       (body: { api_key: string; default_stage: PaymentStage }) =>
-        api.post<Connected>(`/products/${encodeURIComponent(slug)}/connections/payments`, body),
+        api.post<Connected>(`/products/${encodeURIComponent(slug)}/connections/${kindPath('payments')}`, body),
       [slug],
     ),
   );

@@ -1,0 +1,87 @@
+//! What every connect with a pasted key shares: the key sealed and stored with its connection
+//! and history event in one transaction, and a vendor's refusal of the key turned into an
+//! answer naming the field at fault.
+
+use payback_connectors::ConnectorError;
+use payback_domain::connection::{ConnectionKind, ConnectionStatus};
+use payback_store::connections::{self as store, NewConnection};
+use payback_store::products::ProductRow;
+use serde_json::{Value, json};
+
+use crate::error::{ApiError, ApiResult};
+use crate::services::acting::Caller;
+use crate::services::{audit, source_config};
+use crate::state::AppState;
+
+/// What a keyed connection is stored with.
+#[derive(Debug)]
+pub struct Keyed {
+    pub kind: ConnectionKind,
+    /// The sealed part (`{"access_token": ...}`), never shown again.
+    pub secret: Value,
+    /// The non-secret settings shown in `GET /connections`.
+    pub config: Value,
+    /// The history event's payload; `connection_id` and `kind` are added.
+    pub audit: Value,
+}
+
+/// Seals the secret and writes the connection (replacing the product's connection of that kind
+/// and, unless shared, its credential) and its `connection.connect` event in one transaction;
+/// the first sync is due at once. 503 without `PAYBACK_SECRET_KEY`.
+pub async fn store_keyed(
+    state: &AppState,
+    caller: &Caller,
+    product: &ProductRow,
+    keyed: Keyed,
+) -> ApiResult<String> {
+    let vault = source_config::vault(state)?;
+    let scope = caller.scope()?;
+    let sealed = vault.seal(scope.account_id(), keyed.secret.to_string().as_bytes())?;
+    let config = keyed.config.to_string();
+    let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
+    let credential_id = store::insert_credential(&mut tx, scope, &sealed, now).await?;
+    let new = NewConnection {
+        product_id: &product.id,
+        kind: keyed.kind.as_str(),
+        status: ConnectionStatus::Active.as_str(),
+        config: &config,
+        credential_id: Some(&credential_id),
+        event_maps: None,
+    };
+    let (id, previous) = store::upsert(&mut tx, scope, new, now).await?;
+    if let Some(previous) = previous {
+        store::delete_credential_if_unused(&mut tx, &previous).await?;
+    }
+    let mut payload = keyed.audit;
+    payload["connection_id"] = json!(id);
+    payload["kind"] = json!(keyed.kind.as_str());
+    audit::record_product(
+        &mut tx,
+        &caller.actor(),
+        product,
+        "connection.connect",
+        payload,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// A vendor's refusal of a connect, as a 4xx naming the field at fault (502 when the vendor
+/// could not answer).
+pub fn refused(err: ConnectorError, id_field: &str) -> ApiError {
+    match err {
+        ConnectorError::Unauthorized(reason) => {
+            ApiError::bad_request(format!("access_token: refused: {reason}"))
+        }
+        ConnectorError::Config(reason) | ConnectorError::Vendor(reason) => {
+            ApiError::bad_request(format!("{id_field}: {reason}"))
+        }
+        other => ApiError::BadGateway(other.to_string()),
+    }
+}
+
+/// An access token, in characters (Meta's and LinkedIn's are a few hundred).
+pub const ACCESS_TOKEN_MAX_CHARS: usize = 4_000;
