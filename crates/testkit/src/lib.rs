@@ -4,36 +4,31 @@
 mod app;
 pub mod browser;
 pub mod customer_db;
-mod fake_budgets;
-pub mod fake_gateway;
-pub mod fake_google;
-pub mod fake_linkedin;
-pub mod fake_meta;
-mod fake_source;
+pub mod fakes;
 pub mod grant_page;
 mod mail;
 mod postgres;
 mod raw_sql;
 mod records;
 mod reply;
-mod smtp;
 pub mod spec;
 mod store_direct;
 pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
-pub use fake_budgets::RecordingBudgets;
-pub use fake_gateway::FakeGateway;
-pub use fake_google::FakeGoogle;
-pub use fake_linkedin::FakeLinkedIn;
-pub use fake_meta::FakeMeta;
-pub use fake_source::FakeSource;
+// The fakes' first paths, kept so tests name them as they always have.
+pub use fakes::budgets::RecordingBudgets;
+pub use fakes::gateway::{self as fake_gateway, FakeGateway};
+pub use fakes::google::{self as fake_google, FakeGoogle};
+pub use fakes::linkedin::{self as fake_linkedin, FakeLinkedIn};
+pub use fakes::meta::{self as fake_meta, FakeMeta};
+pub use fakes::smtp::SmtpSink;
+pub use fakes::source::FakeSource;
 pub use mail::ReceivedMail;
 pub use postgres::ScratchPostgres;
 pub use raw_sql::Bind;
 pub use records::{event_record, keep_folder_busy};
 pub use reply::Reply;
-pub use smtp::SmtpSink;
 
 /// Expands each named `async fn(Backend)` into one test per backend, for tests that configure
 /// their own app: `name::sqlite` and `name::postgres`.

@@ -8,6 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use payback_connectors::{BudgetChange, BudgetOutcome, BudgetWriter, SourceFuture};
 
+use super::lock;
+
 /// One scripted answer.
 #[derive(Clone)]
 enum Step {
@@ -68,13 +70,13 @@ impl RecordingBudgets {
 
     /// Every change asked for so far, in order.
     pub fn calls(&self) -> Vec<BudgetChange> {
-        self.script.lock().expect("budget script").calls.clone()
+        lock(&self.script).calls.clone()
     }
 }
 
 impl BudgetWriter for RecordingBudgets {
     fn apply_budget<'a>(&'a self, change: &'a BudgetChange) -> SourceFuture<'a, BudgetOutcome> {
-        let mut script = self.script.lock().expect("budget script");
+        let mut script = lock(&self.script);
         script.calls.push(change.clone());
         let step = if script.steps.len() > 1 {
             script.steps.pop_front()

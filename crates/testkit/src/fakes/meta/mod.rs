@@ -33,6 +33,7 @@
 //! test can check what the connector sent, even for requests the fake refused.
 
 mod ads;
+mod context;
 mod errors;
 mod fields;
 mod graph;
@@ -40,32 +41,29 @@ mod insights;
 mod oauth;
 mod pages;
 mod paging;
+mod params;
 mod state;
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
+pub use super::human::ErrorPage as DialogPage;
+pub use super::recorder::RecordedRequest;
 pub use state::{
     AdAccountSeed, AdSeed, AdSetSeed, Budget, BudgetChange, BudgetField, CampaignSeed, Fail,
     IgAccountSeed, MediaSeed, Metrics, PageSeed, PostSeed, Status,
 };
 
-use crate::fake_google::{Day, RecordedRequest, form_pairs};
-use state::{Scheduled, TokenKind};
+use super::day::Day;
+use super::lock;
+use super::loopback::{Loopback, LoopbackServer};
+use super::{human, recorder};
+use state::{Shared, TokenKind};
 
-pub(crate) type Shared = Arc<Mutex<state::State>>;
-
-/// The state, even if a panicking test poisoned the lock (the fake's data stays consistent: every
-/// change is made under one lock).
-pub(crate) fn lock(shared: &Shared) -> MutexGuard<'_, state::State> {
-    shared.lock().unwrap_or_else(PoisonError::into_inner)
-}
+/// What the human's browser shows: Meta's Login dialog.
+const SCREEN: &str = "the Login dialog";
 
 /// Who the fake is to the app: the Meta app it knows, and how many rows a page holds.
 #[derive(Debug, Clone)]
@@ -87,75 +85,16 @@ impl Default for FakeMetaConfig {
     }
 }
 
-/// Request parameters: the query string, and for writes the form or JSON body as well (Graph
-/// takes parameters from either).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Params(Vec<(String, String)>);
-
-impl Params {
-    pub fn from_text(text: &str) -> Self {
-        Self(form_pairs(text))
-    }
-
-    /// A JSON object's members as parameters (strings as they are, other values as JSON).
-    pub fn from_json(text: &str) -> Self {
-        let Ok(serde_json::Value::Object(members)) = serde_json::from_str(text) else {
-            return Self::default();
-        };
-        Self(
-            members
-                .into_iter()
-                .map(|(key, value)| match value {
-                    serde_json::Value::String(text) => (key, text),
-                    other => (key, other.to_string()),
-                })
-                .collect(),
-        )
-    }
-
-    pub fn extend(&mut self, other: Params) {
-        self.0.extend(other.0);
-    }
-
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value.as_str())
-    }
-
-    pub fn pairs(&self) -> &[(String, String)] {
-        &self.0
-    }
-}
-
-/// What the Login dialog showed instead of redirecting (an unknown app, a redirect URI that is
-/// not a valid OAuth redirect URI, a malformed request).
-#[derive(Debug, Clone)]
-pub struct DialogPage {
-    pub status: u16,
-    pub body: String,
-}
-
 /// The running fake; the server stops when this is dropped.
 pub struct FakeMeta {
-    base: String,
+    server: LoopbackServer,
     config: FakeMetaConfig,
     shared: Shared,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl std::fmt::Debug for FakeMeta {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeMeta")
-            .field("base", &self.base)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeMeta {
-    fn drop(&mut self) {
-        self.task.abort();
+        self.server.describe("FakeMeta", f)
     }
 }
 
@@ -170,31 +109,19 @@ impl FakeMeta {
     }
 
     pub async fn spawn_with(config: FakeMetaConfig) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap_or_else(|error| panic!("bind the fake Meta on loopback: {error}"));
-        let address = listener
-            .local_addr()
-            .unwrap_or_else(|error| panic!("the fake Meta's address: {error}"));
-        let base = format!("http://{address}");
+        // Bound first: paging links carry the fake's own origin.
+        let loopback = Loopback::bind("Meta").await;
         let shared: Shared = Arc::new(Mutex::new(state::State::new(
             config.app_id.clone(),
             config.app_secret.clone(),
-            base.clone(),
+            loopback.origin().to_owned(),
             config.page_size,
         )));
-        let app = Router::new()
-            .fallback(graph::dispatch)
-            .layer(middleware::from_fn_with_state(shared.clone(), observe))
-            .with_state(shared.clone());
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let app = recorder::recording(Router::new().fallback(graph::dispatch), shared.clone());
         Self {
-            base,
+            server: loopback.serve(app),
             config,
             shared,
-            task,
         }
     }
 
@@ -207,18 +134,18 @@ impl FakeMeta {
     /// `http://127.0.0.1:PORT`, the Graph origin (`https://graph.facebook.com`): calls go to
     /// `{base_url}/v23.0/...` (any version) or unversioned `{base_url}/...`.
     pub fn base_url(&self) -> String {
-        self.base.clone()
+        self.server.origin().to_owned()
     }
 
     /// The Login dialog (`https://www.facebook.com/{version}/dialog/oauth`), here on the same
     /// origin and without a version (any version prefix works too).
     pub fn dialog_url(&self) -> String {
-        format!("{}/dialog/oauth", self.base)
+        format!("{}/dialog/oauth", self.server.origin())
     }
 
     /// The token endpoint (`https://graph.facebook.com/{version}/oauth/access_token`).
     pub fn token_url(&self) -> String {
-        format!("{}/oauth/access_token", self.base)
+        format!("{}/oauth/access_token", self.server.origin())
     }
 
     pub fn app_id(&self) -> &str {
@@ -358,11 +285,7 @@ impl FakeMeta {
     /// The next `times` requests whose path contains `path_contains` answer `fail` (in Meta's
     /// documented shape, with the usage headers of throttling).
     pub fn fail_next(&self, path_contains: &str, times: u32, fail: Fail) {
-        self.state().scheduled.push(Scheduled {
-            path_contains: path_contains.to_owned(),
-            remaining: times,
-            fail,
-        });
+        self.state().scheduled.push(path_contains, times, fail);
     }
 
     /// Plays the human in the Login dialog: GETs `dialog_url` (as the app built it) and returns
@@ -370,63 +293,24 @@ impl FakeMeta {
     /// `?error_reason=user_denied&error=access_denied&error_description=..&state=..` when the
     /// human cancels). Panics when the dialog shows an error page instead.
     pub async fn authorize(&self, dialog_url: &str) -> String {
-        match self.try_authorize(dialog_url).await {
-            Ok(location) => location,
-            Err(page) => panic!(
-                "the Login dialog showed an error ({}): {}",
-                page.status, page.body
-            ),
-        }
+        human::expect_redirect(self.try_authorize(dialog_url).await, SCREEN)
     }
 
     /// [`Self::authorize`], returning the error page instead of panicking on one.
     pub async fn try_authorize(&self, dialog_url: &str) -> Result<String, DialogPage> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .map_err(|error| DialogPage {
-                status: 0,
-                body: format!("no HTTP client for the human: {error}"),
-            })?;
-        let response = client
-            .get(dialog_url)
-            .send()
-            .await
-            .map_err(|error| DialogPage {
-                status: 0,
-                body: format!("the Login dialog did not answer: {error}"),
-            })?;
-        let status = response.status();
-        let location = response
-            .headers()
-            .get(reqwest::header::LOCATION)
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        match location {
-            Some(location) if status.is_redirection() => Ok(location),
-            _ => Err(DialogPage {
-                status: status.as_u16(),
-                body: response.text().await.unwrap_or_default(),
-            }),
-        }
+        human::visit(dialog_url, SCREEN).await
     }
 
     // ---- what happened --------------------------------------------------------------------
 
     /// Every request received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.state().log.clone()
+        self.state().log.all()
     }
 
     /// The requests whose path contains `path_contains`.
     pub fn requests_to(&self, path_contains: &str) -> Vec<RecordedRequest> {
-        self.state()
-            .log
-            .iter()
-            .filter(|r| r.path.contains(path_contains))
-            .cloned()
-            .collect()
+        self.state().log.to(path_contains)
     }
 
     /// Every accepted budget write, in order.
@@ -467,7 +351,7 @@ fn throttled_object(state: &state::State, path: &str) -> String {
     let first = path
         .trim_start_matches('/')
         .split('/')
-        .find(|segment| !graph::is_version(segment))
+        .find(|segment| !context::is_version(segment))
         .unwrap_or("");
     if let Some(account) = first.strip_prefix("act_") {
         return account.to_owned();
@@ -486,62 +370,30 @@ fn throttled_object(state: &state::State, path: &str) -> String {
     account.unwrap_or(id).to_string()
 }
 
-/// Records every request, then answers a scheduled failure if one matches.
-async fn observe(State(shared): State<Shared>, request: Request, next: Next) -> Response {
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, 16 * 1024 * 1024).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "request body too large for the fake",
-        )
-            .into_response();
-    };
-    let path = parts.uri.path().to_owned();
-    let failure = {
-        let mut state = lock(&shared);
-        let recorded = RecordedRequest {
-            method: parts.method.to_string(),
-            path: path.clone(),
-            query: parts.uri.query().map(str::to_owned),
-            headers: parts
-                .headers
-                .iter()
-                .map(|(name, value)| {
-                    (
-                        name.as_str().to_owned(),
-                        String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                    )
-                })
-                .collect(),
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        };
-        let token = graph::bearer(&parts.headers).or_else(|| recorded.param("access_token"));
-        state.log.push(recorded);
-        let found = state
-            .scheduled
-            .iter_mut()
-            .find(|s| s.remaining > 0 && path.contains(&s.path_contains));
-        let fail = found.map(|scheduled| {
-            scheduled.remaining -= 1;
-            scheduled.fail
-        });
-        state.scheduled.retain(|s| s.remaining > 0);
-        fail.map(|fail| {
-            let page_token = token
-                .and_then(|token| state.tokens.get(&token))
-                .is_some_and(|t| matches!(t.kind, TokenKind::Page(_)));
-            let context = errors::Throttled {
-                object_id: throttled_object(&state, &path),
-                page_token,
-            };
-            (errors::scheduled(fail, &context), state.mint_trace())
-        })
-    };
-    if let Some((error, trace)) = failure {
-        return error.respond(&trace);
+impl recorder::Recorded for state::State {
+    const BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+    fn log(&mut self) -> &mut recorder::RequestLog {
+        &mut self.log
     }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+
+    /// In Meta's documented shape, with the usage headers of throttling keyed by the object the
+    /// path names and by the kind of token that called.
+    fn scheduled_answer(&mut self, request: &RecordedRequest) -> Option<Response> {
+        let fail = self.scheduled.take(&request.path)?;
+        let token = request
+            .header("authorization")
+            .and_then(context::bearer_in)
+            .or_else(|| request.param("access_token"));
+        let page_token = token
+            .and_then(|token| self.tokens.get(&token))
+            .is_some_and(|t| matches!(t.kind, TokenKind::Page(_)));
+        let context = errors::Throttled {
+            object_id: throttled_object(self, &request.path),
+            page_token,
+        };
+        Some(errors::scheduled(fail, &context).respond(&self.mint_trace()))
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,8 @@ use payback_server::state::{OpenFuture, OpenSource};
 use payback_store::connections::ConnectionRow;
 use payback_store::products::ProductRow;
 
+use super::lock;
+
 type Answer = Box<dyn FnMut(SyncWindow) -> SyncOutput + Send>;
 
 #[derive(Default)]
@@ -72,37 +74,37 @@ impl FakeSource {
 
     /// What every read answers from now on.
     pub fn answer(&self, answer: impl FnMut(SyncWindow) -> SyncOutput + Send + 'static) {
-        self.script.lock().expect("script").answer = Some(Box::new(answer));
+        lock(&self.script).answer = Some(Box::new(answer));
     }
 
     /// The windows read so far, in order.
     pub fn windows(&self) -> Vec<SyncWindow> {
-        self.script.lock().expect("script").windows.clone()
+        lock(&self.script).windows.clone()
     }
 
     /// Every read takes `delay` from now on (a slow vendor).
     pub fn delay_reads(&self, delay: Duration) {
-        self.script.lock().expect("script").delay = delay;
+        lock(&self.script).delay = delay;
     }
 
     /// Every read fails with `message` from now on (a vendor that cannot be reached).
     pub fn fail_reads(&self, message: &str) {
-        self.script.lock().expect("script").failure = Some(message.to_owned());
+        lock(&self.script).failure = Some(message.to_owned());
     }
 
     /// The most reads that were under way at once.
     pub fn most_in_flight(&self) -> usize {
-        self.script.lock().expect("script").most_in_flight
+        lock(&self.script).most_in_flight
     }
 
     /// When each finished read started and ended, in the order they ended.
     pub fn spans(&self) -> Vec<(Instant, Instant)> {
-        self.script.lock().expect("script").spans.clone()
+        lock(&self.script).spans.clone()
     }
 
     /// How many times a disconnect asked it to revoke its grant.
     pub fn disconnects(&self) -> usize {
-        self.script.lock().expect("script").disconnects
+        lock(&self.script).disconnects
     }
 }
 
@@ -118,7 +120,7 @@ impl Source for FakeSource {
         _pages: &'a mut dyn PageSink,
     ) -> SourceFuture<'a, SyncOutput> {
         let started = Instant::now();
-        let mut script = self.script.lock().expect("script");
+        let mut script = lock(&self.script);
         script.windows.push(window);
         script.in_flight += 1;
         script.most_in_flight = script.most_in_flight.max(script.in_flight);
@@ -134,7 +136,7 @@ impl Source for FakeSource {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
             }
-            let mut script = shared.lock().expect("script");
+            let mut script = lock(&shared);
             script.in_flight -= 1;
             script.spans.push((started, Instant::now()));
             match failure {
@@ -145,7 +147,7 @@ impl Source for FakeSource {
     }
 
     fn disconnect(&self) -> SourceFuture<'_, Revocation> {
-        self.script.lock().expect("script").disconnects += 1;
+        lock(&self.script).disconnects += 1;
         Box::pin(async { Ok(Revocation::Revoked) })
     }
 

@@ -28,7 +28,8 @@ use sha2::{Digest, Sha256};
 
 use super::errors::{consent_screen_error, json_response, no_store, oauth};
 use super::state::{ACCESS_TOKEN_SECONDS, Access, CODE_SECONDS, Code, Grant, State as FakeState};
-use super::{Shared, form_pairs, lock};
+use super::{Shared, lock};
+use crate::fakes::form::form_pairs;
 
 fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
     pairs

@@ -12,110 +12,14 @@
 //!   customer's the sum of its campaigns'.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::fmt;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
-use super::RecordedRequest;
+use crate::fakes::day::Day;
+use crate::fakes::recorder::RequestLog;
+use crate::fakes::schedule::FailureSchedule;
 
 /// The OAuth scope the Google Ads API requires.
 pub const ADWORDS_SCOPE: &str = "https://www.googleapis.com/auth/adwords";
-
-/// A calendar day (UTC).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Day(i32);
-
-impl Day {
-    /// Parses exactly `YYYY-MM-DD` (the GAQL date format).
-    pub fn parse(text: &str) -> Option<Self> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
-            return None;
-        }
-        let digits = |range: std::ops::Range<usize>| -> Option<i64> {
-            let part = &text[range];
-            if part.bytes().all(|b| b.is_ascii_digit()) {
-                part.parse().ok()
-            } else {
-                None
-            }
-        };
-        let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-        if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-            return None;
-        }
-        Some(Self::from_ymd(year, month, day))
-    }
-
-    /// Today in UTC by the machine's clock.
-    pub fn today() -> Self {
-        let secs = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|elapsed| elapsed.as_secs())
-            .unwrap_or(0);
-        Self(i32::try_from(secs / 86_400).unwrap_or(0))
-    }
-
-    pub fn plus(self, days: i32) -> Self {
-        Self(self.0 + days)
-    }
-
-    /// Days from `self` to `other`.
-    pub fn until(self, other: Self) -> i32 {
-        other.0 - self.0
-    }
-
-    /// 0 for Monday through 6 for Sunday.
-    pub fn weekday(self) -> i32 {
-        // 1970-01-01 was a Thursday.
-        (self.0 + 3).rem_euclid(7)
-    }
-
-    /// The first day of this day's month.
-    pub fn month_start(self) -> Self {
-        let (year, month, _) = self.ymd();
-        Self::from_ymd(year, month, 1)
-    }
-
-    fn from_ymd(year: i64, month: i64, day: i64) -> Self {
-        // Howard Hinnant's days_from_civil.
-        let year = if month <= 2 { year - 1 } else { year };
-        let era = year.div_euclid(400);
-        let yoe = year - era * 400;
-        let mp = (month + 9) % 12;
-        let doy = (153 * mp + 2) / 5 + day - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Self(i32::try_from(era * 146_097 + doe - 719_468).unwrap_or(0))
-    }
-
-    fn ymd(self) -> (i64, i64, i64) {
-        let z = i64::from(self.0) + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z - era * 146_097;
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = doy - (153 * mp + 2) / 5 + 1;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 };
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        (year, month, day)
-    }
-}
-
-impl fmt::Display for Day {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (year, month, day) = self.ymd();
-        write!(f, "{year:04}-{month:02}-{day:02}")
-    }
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
 
 /// The status of a campaign, ad group, ad or keyword.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -546,13 +450,6 @@ pub(crate) struct Oauth {
     pub redirect_uris: Vec<String>,
 }
 
-#[derive(Debug, Clone)]
-pub(crate) struct Scheduled {
-    pub path_contains: String,
-    pub remaining: u32,
-    pub fail: Fail,
-}
-
 /// Where a `nextPageToken` points.
 #[derive(Debug, Clone)]
 pub(crate) struct Cursor {
@@ -578,8 +475,8 @@ pub(crate) struct State {
     pub keywords: Vec<Keyword>,
     pub daily: BTreeMap<(i64, Day, BreakdownKey), Metrics>,
     pub oauth: Oauth,
-    pub log: Vec<RecordedRequest>,
-    pub scheduled: Vec<Scheduled>,
+    pub log: RequestLog,
+    pub scheduled: FailureSchedule<Fail>,
     pub cursors: HashMap<String, Cursor>,
     pub counter: u64,
 }
@@ -622,8 +519,8 @@ impl State {
             keywords: Vec::new(),
             daily: BTreeMap::new(),
             oauth: Oauth::default(),
-            log: Vec::new(),
-            scheduled: Vec::new(),
+            log: RequestLog::default(),
+            scheduled: FailureSchedule::default(),
             cursors: HashMap::new(),
             counter: 0,
         }
@@ -695,13 +592,7 @@ impl State {
     /// The daily rows of a customer, each with its day and breakdown.
     pub fn daily_of(&self, customer: i64) -> impl Iterator<Item = (Day, BreakdownKey, Metrics)> {
         self.daily
-            .range(
-                (
-                    customer,
-                    Day(i32::MIN),
-                    BreakdownKey::Ad(i64::MIN, i64::MIN),
-                )..,
-            )
+            .range((customer, Day::MIN, BreakdownKey::Ad(i64::MIN, i64::MIN))..)
             .take_while(move |((c, _, _), _)| *c == customer)
             .map(|((_, day, key), metrics)| (*day, *key, *metrics))
     }
@@ -871,23 +762,5 @@ pub(crate) fn minimum_unit_micros(currency: &str) -> i64 {
     match currency {
         "JPY" | "KRW" | "VND" | "CLP" | "ISK" | "PYG" | "UGX" => 1_000_000,
         _ => 10_000,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn days_round_trip_and_know_their_weekday() {
-        let day = Day::parse("2024-02-29").expect("leap day");
-        assert_eq!(day.to_string(), "2024-02-29");
-        assert_eq!(day.plus(1).to_string(), "2024-03-01");
-        assert_eq!(Day::parse("1970-01-01").map(|d| d.weekday()), Some(3));
-        assert_eq!(day.weekday(), 3, "2024-02-29 was a Thursday");
-        assert_eq!(day.month_start().to_string(), "2024-02-01");
-        assert!(Day::parse("2023-02-29").is_none());
-        assert!(Day::parse("2024-2-01").is_none());
-        assert!(Day::parse("2024/02/01").is_none());
     }
 }

@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value, json};
 
+use super::context::{Ctx, Object};
 use super::errors::{
     GraphError, Reply, ads_management_missing, ads_read_missing, invalid_param, unsupported,
 };
 use super::fields::{NodeType, select};
-use super::graph::{Ctx, Object};
 use super::paging::paged;
 use super::state::{
     Ad, AdAccount, AdSet, Budget, BudgetChange, BudgetField, Campaign, State as FakeState, Status,

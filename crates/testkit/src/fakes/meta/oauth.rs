@@ -26,12 +26,12 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::Params;
+use super::context::{Caller, Ctx};
 use super::errors::{
     GraphError, Reply, app_removed, bad_proof, expired_token, invalid_param, invalid_token,
     missing_token, proof_required, session_invalidated, unsupported,
 };
-use super::graph::{Caller, Ctx};
+use super::params::Params;
 use super::state::{
     CODE_SECONDS, Code, LONG_LIVED_SECONDS, SHORT_LIVED_SECONDS, State as FakeState, TokenKind,
     unix_now,

@@ -38,6 +38,8 @@ use serde_json::Value;
 
 pub use wire::MODEL;
 
+use super::loopback::LoopbackServer;
+
 /// One function call of a scripted turn.
 #[derive(Debug, Clone)]
 pub struct ScriptedCall {
@@ -143,10 +145,7 @@ impl Default for SharedState {
 type Shared = Arc<SharedState>;
 
 fn lock(shared: &Shared) -> MutexGuard<'_, FakeState> {
-    shared
-        .state
-        .lock()
-        .expect("the fake gateway's state lock (a panicking test poisoned it)")
+    super::lock(&shared.state)
 }
 
 /// Counts a request as abandoned when its handler is dropped before it answers (the client
@@ -169,22 +168,13 @@ const WAIT: Duration = Duration::from_secs(10);
 
 /// The running fake; the server stops when this is dropped.
 pub struct FakeGateway {
-    base: String,
+    server: LoopbackServer,
     shared: Shared,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl std::fmt::Debug for FakeGateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeGateway")
-            .field("base", &self.base)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeGateway {
-    fn drop(&mut self) {
-        self.task.abort();
+        self.server.describe("FakeGateway", f)
     }
 }
 
@@ -197,22 +187,15 @@ impl FakeGateway {
         let app = Router::new()
             .route("/v1/chat/completions", post(complete))
             .with_state(shared.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the fake gateway on loopback");
-        let base = format!(
-            "http://{}/v1",
-            listener.local_addr().expect("the fake gateway's address")
-        );
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Self { base, shared, task }
+        Self {
+            server: LoopbackServer::spawn("gateway", app).await,
+            shared,
+        }
     }
 
     /// `PAYBACK_MODEL_GATEWAY_URL` (`/chat/completions` is appended).
     pub fn base_url(&self) -> String {
-        self.base.clone()
+        format!("{}/v1", self.server.origin())
     }
 
     /// The next turn answers `text`.

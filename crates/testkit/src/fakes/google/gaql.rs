@@ -25,9 +25,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::state::{
-    Ad, AdGroup, BreakdownKey, Budget, BudgetStatus, Campaign, Customer, Day, Keyword, Metrics,
-    State,
+    Ad, AdGroup, BreakdownKey, Budget, BudgetStatus, Campaign, Customer, Keyword, Metrics, State,
 };
+use crate::fakes::day::Day;
 
 /// A `QueryError` code and message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1764,7 +1764,7 @@ fn insert(root: &mut Map<String, Value>, field: &str, value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fake_google::state::{
+    use crate::fakes::google::state::{
         AdGroupSeed, AdSeed, Breakdown, CampaignSeed, CustomerSeed, KeywordSeed, State,
     };
     use serde_json::json;

@@ -40,26 +40,20 @@ mod state;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 
-use crate::fake_google::RecordedRequest;
-
+pub use super::day::Day;
+pub use super::recorder::RecordedRequest;
 pub use state::{
     AccountSeed, AccountStatus, AccountType, CampaignSeed, CampaignStatus, CreativeSeed,
-    CreativeStatus, Day, Fail, LINKEDIN_ANALYTICS_CAP, Metrics, R_ADS, R_ADS_REPORTING, RW_ADS,
+    CreativeStatus, Fail, LINKEDIN_ANALYTICS_CAP, Metrics, R_ADS, R_ADS_REPORTING, RW_ADS,
 };
 
-pub(crate) type Shared = Arc<Mutex<state::State>>;
+pub(crate) use super::lock;
+use super::loopback::LoopbackServer;
+use super::recorder;
 
-pub(crate) fn lock(shared: &Shared) -> MutexGuard<'_, state::State> {
-    shared
-        .lock()
-        .expect("the fake LinkedIn's state lock (a panicking test poisoned it)")
-}
+pub(crate) type Shared = Arc<Mutex<state::State>>;
 
 /// How the fake behaves before a test changes it.
 #[derive(Debug, Clone)]
@@ -89,22 +83,13 @@ impl Default for FakeLinkedInConfig {
 
 /// The running fake; the server stops when this is dropped.
 pub struct FakeLinkedIn {
-    base: String,
+    server: LoopbackServer,
     shared: Shared,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl std::fmt::Debug for FakeLinkedIn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeLinkedIn")
-            .field("base", &self.base)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeLinkedIn {
-    fn drop(&mut self) {
-        self.task.abort();
+        self.server.describe("FakeLinkedIn", f)
     }
 }
 
@@ -121,21 +106,11 @@ impl FakeLinkedIn {
             (config.oldest_version, config.newest_version),
         );
         let shared: Shared = Arc::new(Mutex::new(state));
-        let app = Router::new()
-            .fallback(api::dispatch)
-            .layer(middleware::from_fn_with_state(shared.clone(), observe))
-            .with_state(shared.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the fake LinkedIn on loopback");
-        let base = format!(
-            "http://{}",
-            listener.local_addr().expect("the fake LinkedIn's address")
-        );
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        Self { base, shared, task }
+        let app = recorder::recording(Router::new().fallback(api::dispatch), shared.clone());
+        Self {
+            server: LoopbackServer::spawn("LinkedIn", app).await,
+            shared,
+        }
     }
 
     fn state(&self) -> MutexGuard<'_, state::State> {
@@ -146,12 +121,12 @@ impl FakeLinkedIn {
 
     /// `http://127.0.0.1:PORT`, the fake's `https://api.linkedin.com`.
     pub fn base_url(&self) -> String {
-        self.base.clone()
+        self.server.origin().to_owned()
     }
 
     /// `{base_url}/rest`, the versioned API's base path (`https://api.linkedin.com/rest`).
     pub fn rest_url(&self) -> String {
-        format!("{}/rest", self.base)
+        format!("{}/rest", self.server.origin())
     }
 
     // ---- who may call ----------------------------------------------------------------------
@@ -232,28 +207,19 @@ impl FakeLinkedIn {
 
     /// The next `times` requests whose path contains `path_contains` answer `fail`.
     pub fn fail_next(&self, path_contains: &str, times: u32, fail: Fail) {
-        self.state().scheduled.push(state::Scheduled {
-            path_contains: path_contains.to_owned(),
-            remaining: times,
-            fail,
-        });
+        self.state().scheduled.push(path_contains, times, fail);
     }
 
     // ---- what happened --------------------------------------------------------------------
 
     /// Every request received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.state().log.clone()
+        self.state().log.all()
     }
 
     /// The requests whose path contains `path_contains`.
     pub fn requests_to(&self, path_contains: &str) -> Vec<RecordedRequest> {
-        self.state()
-            .log
-            .iter()
-            .filter(|r| r.path.contains(path_contains))
-            .cloned()
-            .collect()
+        self.state().log.to(path_contains)
     }
 }
 
@@ -261,51 +227,16 @@ fn parse_day(method: &str, day: &str) -> Day {
     Day::parse(day).unwrap_or_else(|| panic!("{method} takes a YYYY-MM-DD day, not {day:?}"))
 }
 
-/// Records every request, then answers a scheduled failure if one matches.
-async fn observe(State(shared): State<Shared>, request: Request, next: Next) -> Response {
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, 1024 * 1024).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "request body too large for the fake",
-        )
-            .into_response();
-    };
-    let path = parts.uri.path().to_owned();
-    let scheduled = {
-        let mut state = lock(&shared);
-        state.log.push(RecordedRequest {
-            method: parts.method.to_string(),
-            path: path.clone(),
-            query: parts.uri.query().map(str::to_owned),
-            headers: parts
-                .headers
-                .iter()
-                .map(|(name, value)| {
-                    (
-                        name.as_str().to_owned(),
-                        String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                    )
-                })
-                .collect(),
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        });
-        let found = state
-            .scheduled
-            .iter_mut()
-            .find(|s| s.remaining > 0 && path.contains(&s.path_contains));
-        let fail = found.map(|scheduled| {
-            scheduled.remaining -= 1;
-            scheduled.fail
-        });
-        state.scheduled.retain(|s| s.remaining > 0);
-        fail
-    };
-    if let Some(fail) = scheduled {
-        return errors::scheduled(fail);
+impl recorder::Recorded for state::State {
+    const BODY_LIMIT: usize = 1024 * 1024;
+
+    fn log(&mut self) -> &mut recorder::RequestLog {
+        &mut self.log
     }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
+
+    fn scheduled_answer(&mut self, request: &RecordedRequest) -> Option<Response> {
+        self.scheduled.take(&request.path).map(errors::scheduled)
+    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,8 @@ use super::entities::urn_list;
 use super::errors::{illegal_argument, json_response};
 use super::gate::Caller;
 use super::restli::{self, Invalid, Query};
-use super::state::{Atom, Day, Row, State};
+use super::state::{Atom, Row, State};
+use crate::fakes::day::Day;
 
 /// The metric fields the fake answers (and the two structural ones).
 const KNOWN_FIELDS: [&str; 6] = [

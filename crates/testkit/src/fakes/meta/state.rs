@@ -17,11 +17,14 @@
 //!   `total_value` is the sum of the days in `[since, until)`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use crate::fake_google::{Day, RecordedRequest};
+use crate::fakes::day::Day;
+use crate::fakes::recorder::RequestLog;
+use crate::fakes::schedule::FailureSchedule;
 
 /// `configured_status` of a campaign, ad set or ad.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -664,12 +667,8 @@ impl ReportRun {
     }
 }
 
-#[derive(Debug, Clone)]
-pub(crate) struct Scheduled {
-    pub path_contains: String,
-    pub remaining: u32,
-    pub fail: Fail,
-}
+/// The state as the server's handlers share it.
+pub(crate) type Shared = Arc<Mutex<State>>;
 
 #[derive(Debug)]
 pub(crate) struct State {
@@ -696,8 +695,8 @@ pub(crate) struct State {
     /// The next report run ends "Job Failed".
     pub fail_next_report: bool,
     pub budget_changes: Vec<BudgetChange>,
-    pub log: Vec<RecordedRequest>,
-    pub scheduled: Vec<Scheduled>,
+    pub log: RequestLog,
+    pub scheduled: FailureSchedule<Fail>,
     pub counter: u64,
 }
 
@@ -731,8 +730,8 @@ impl State {
             report_polls: 2,
             fail_next_report: false,
             budget_changes: Vec::new(),
-            log: Vec::new(),
-            scheduled: Vec::new(),
+            log: RequestLog::default(),
+            scheduled: FailureSchedule::default(),
             counter: 0,
         }
     }

@@ -31,25 +31,22 @@ mod state;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 
+pub use super::day::Day;
+pub use super::human::ErrorPage as ConsentPage;
+pub use super::recorder::RecordedRequest;
 pub use state::{
-    ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed, Day, Fail,
+    ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed, Fail,
     KeywordSeed, MatchType, Metrics, Status,
 };
 
-pub(crate) type Shared = Arc<Mutex<state::State>>;
+pub(crate) use super::lock;
+use super::loopback::LoopbackServer;
+use super::{human, recorder};
 
-pub(crate) fn lock(shared: &Shared) -> MutexGuard<'_, state::State> {
-    shared
-        .lock()
-        .expect("the fake Google's state lock (a panicking test poisoned it)")
-}
+pub(crate) type Shared = Arc<Mutex<state::State>>;
 
 /// Who the fake is to the app: the OAuth client it knows and the developer token it accepts.
 #[derive(Debug, Clone)]
@@ -73,58 +70,6 @@ impl Default for FakeGoogleConfig {
     }
 }
 
-/// One request as the fake received it (header names lowercase).
-#[derive(Debug, Clone)]
-pub struct RecordedRequest {
-    pub method: String,
-    pub path: String,
-    pub query: Option<String>,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-impl RecordedRequest {
-    pub fn header(&self, name: &str) -> Option<&str> {
-        let name = name.to_ascii_lowercase();
-        self.headers
-            .iter()
-            .find(|(key, _)| *key == name)
-            .map(|(_, value)| value.as_str())
-    }
-
-    /// The body as JSON (`Null` when it is not JSON).
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or(serde_json::Value::Null)
-    }
-
-    /// The body as form pairs, decoded.
-    pub fn form(&self) -> Vec<(String, String)> {
-        form_pairs(&self.body)
-    }
-
-    /// The query string as pairs, decoded.
-    pub fn query_pairs(&self) -> Vec<(String, String)> {
-        form_pairs(self.query.as_deref().unwrap_or(""))
-    }
-
-    /// The first value of `name` in the query string or, failing that, the form body.
-    pub fn param(&self, name: &str) -> Option<String> {
-        self.query_pairs()
-            .into_iter()
-            .chain(self.form())
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| value)
-    }
-}
-
-/// What the consent screen showed instead of redirecting (a bad client, redirect URI or
-/// request).
-#[derive(Debug, Clone)]
-pub struct ConsentPage {
-    pub status: u16,
-    pub body: String,
-}
-
 /// Tokens as if the human had already consented with offline access.
 #[derive(Debug, Clone)]
 pub struct IssuedTokens {
@@ -132,25 +77,19 @@ pub struct IssuedTokens {
     pub refresh_token: String,
 }
 
+/// What the human's browser shows: Google's consent screen.
+const SCREEN: &str = "the consent screen";
+
 /// The running fake; the server stops when this is dropped.
 pub struct FakeGoogle {
-    base: String,
+    server: LoopbackServer,
     config: FakeGoogleConfig,
     shared: Shared,
-    task: tokio::task::JoinHandle<()>,
 }
 
 impl std::fmt::Debug for FakeGoogle {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FakeGoogle")
-            .field("base", &self.base)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Drop for FakeGoogle {
-    fn drop(&mut self) {
-        self.task.abort();
+        self.server.describe("FakeGoogle", f)
     }
 }
 
@@ -168,29 +107,21 @@ impl FakeGoogle {
         );
         state.page_size = config.page_size.max(1);
         let shared: Shared = Arc::new(Mutex::new(state));
-        let app = Router::new()
+        let routes = Router::new()
             .route("/o/oauth2/v2/auth", get(oauth::authorize))
             .route("/token", post(oauth::token))
             .route("/revoke", post(oauth::revoke))
-            .fallback(ads::dispatch)
-            .layer(middleware::from_fn_with_state(shared.clone(), observe))
-            .with_state(shared.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the fake Google on loopback");
-        let base = format!(
-            "http://{}",
-            listener.local_addr().expect("the fake Google's address")
-        );
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+            .fallback(ads::dispatch);
+        let app = recorder::recording(routes, shared.clone());
         Self {
-            base,
+            server: LoopbackServer::spawn("Google", app).await,
             config,
             shared,
-            task,
         }
+    }
+
+    fn base(&self) -> &str {
+        self.server.origin()
     }
 
     fn state(&self) -> MutexGuard<'_, state::State> {
@@ -202,28 +133,28 @@ impl FakeGoogle {
     /// `http://127.0.0.1:PORT`: the OAuth endpoints' origin (Google's are
     /// `accounts.google.com` and `oauth2.googleapis.com`; here one server).
     pub fn oauth_base(&self) -> String {
-        self.base.clone()
+        self.base().to_owned()
     }
 
     /// The authorization endpoint (`https://accounts.google.com/o/oauth2/v2/auth`).
     pub fn auth_url(&self) -> String {
-        format!("{}/o/oauth2/v2/auth", self.base)
+        format!("{}/o/oauth2/v2/auth", self.base())
     }
 
     /// The token endpoint (`https://oauth2.googleapis.com/token`).
     pub fn token_url(&self) -> String {
-        format!("{}/token", self.base)
+        format!("{}/token", self.base())
     }
 
     /// The revocation endpoint (`https://oauth2.googleapis.com/revoke`).
     pub fn revoke_url(&self) -> String {
-        format!("{}/revoke", self.base)
+        format!("{}/revoke", self.base())
     }
 
     /// The Ads API origin (`https://googleads.googleapis.com`), without a version: calls go to
     /// `{ads_base_url}/v21/customers/...` (any `v{N}`).
     pub fn ads_base_url(&self) -> String {
-        self.base.clone()
+        self.base().to_owned()
     }
 
     pub fn client_id(&self) -> &str {
@@ -337,68 +268,31 @@ impl FakeGoogle {
     /// The next `times` requests whose path contains `path_contains` answer `fail` (in Google's
     /// shape for that path: a `GoogleAdsFailure` on Ads API paths, an OAuth error on `/token`).
     pub fn fail_next(&self, path_contains: &str, times: u32, fail: Fail) {
-        self.state().scheduled.push(state::Scheduled {
-            path_contains: path_contains.to_owned(),
-            remaining: times,
-            fail,
-        });
+        self.state().scheduled.push(path_contains, times, fail);
     }
 
     /// Plays the human on the consent screen: GETs `auth_url` (as the app built it) and returns
     /// the `Location` it redirects to (`redirect_uri?state=..&code=..&scope=..`, or
     /// `?state=..&error=access_denied` when the human refuses). Panics on an error page.
     pub async fn authorize(&self, auth_url: &str) -> String {
-        match self.try_authorize(auth_url).await {
-            Ok(location) => location,
-            Err(page) => panic!(
-                "the consent screen showed an error ({}): {}",
-                page.status, page.body
-            ),
-        }
+        human::expect_redirect(self.try_authorize(auth_url).await, SCREEN)
     }
 
     /// [`Self::authorize`], returning the error page instead of panicking on one.
     pub async fn try_authorize(&self, auth_url: &str) -> Result<String, ConsentPage> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .expect("an HTTP client for the human");
-        let response = client
-            .get(auth_url)
-            .send()
-            .await
-            .expect("the consent screen answers");
-        let status = response.status();
-        let location = response
-            .headers()
-            .get(reqwest::header::LOCATION)
-            .and_then(|value| value.to_str().ok())
-            .map(str::to_owned);
-        match location {
-            Some(location) if status.is_redirection() => Ok(location),
-            _ => Err(ConsentPage {
-                status: status.as_u16(),
-                body: response.text().await.unwrap_or_default(),
-            }),
-        }
+        human::visit(auth_url, SCREEN).await
     }
 
     // ---- what happened --------------------------------------------------------------------
 
     /// Every request received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.state().log.clone()
+        self.state().log.all()
     }
 
     /// The requests whose path contains `path_contains`.
     pub fn requests_to(&self, path_contains: &str) -> Vec<RecordedRequest> {
-        self.state()
-            .log
-            .iter()
-            .filter(|r| r.path.contains(path_contains))
-            .cloned()
-            .collect()
+        self.state().log.to(path_contains)
     }
 
     /// The amount of the budget campaign `campaign` uses now.
@@ -426,101 +320,29 @@ impl FakeGoogle {
     }
 }
 
-/// Records every request, then answers a scheduled failure if one matches.
-async fn observe(State(shared): State<Shared>, request: Request, next: Next) -> Response {
-    let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, 16 * 1024 * 1024).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "request body too large for the fake",
-        )
-            .into_response();
-    };
-    let path = parts.uri.path().to_owned();
-    let scheduled = {
-        let mut state = lock(&shared);
-        state.log.push(RecordedRequest {
-            method: parts.method.to_string(),
-            path: path.clone(),
-            query: parts.uri.query().map(str::to_owned),
-            headers: parts
-                .headers
-                .iter()
-                .map(|(name, value)| {
-                    (
-                        name.as_str().to_owned(),
-                        String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                    )
-                })
-                .collect(),
-            body: String::from_utf8_lossy(&bytes).into_owned(),
-        });
-        let found = state
-            .scheduled
-            .iter_mut()
-            .find(|s| s.remaining > 0 && path.contains(&s.path_contains));
-        let fail = found.map(|scheduled| {
-            scheduled.remaining -= 1;
-            scheduled.fail
-        });
-        state.scheduled.retain(|s| s.remaining > 0);
-        fail.map(|fail| (fail, state.mint("fakeReq")))
-    };
-    if let Some((fail, request_id)) = scheduled {
-        let first = path.trim_start_matches('/').split('/').next().unwrap_or("");
-        return if ads::is_version(first) {
-            errors::scheduled_ads(fail, first, &request_id)
+impl recorder::Recorded for state::State {
+    const BODY_LIMIT: usize = 16 * 1024 * 1024;
+
+    fn log(&mut self) -> &mut recorder::RequestLog {
+        &mut self.log
+    }
+
+    /// In Google's shape for the path: a `GoogleAdsFailure` on Ads API paths, an OAuth error
+    /// elsewhere.
+    fn scheduled_answer(&mut self, request: &RecordedRequest) -> Option<Response> {
+        let fail = self.scheduled.take(&request.path)?;
+        let first = request
+            .path
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or("");
+        Some(if ads::is_version(first) {
+            errors::scheduled_ads(fail, first, &self.mint("fakeReq"))
         } else {
             errors::scheduled_oauth(fail)
-        };
-    }
-    next.run(Request::from_parts(parts, Body::from(bytes)))
-        .await
-}
-
-/// `application/x-www-form-urlencoded` pairs (also query strings), decoded.
-pub(crate) fn form_pairs(text: &str) -> Vec<(String, String)> {
-    text.split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            (decode_component(key), decode_component(value))
         })
-        .collect()
-}
-
-fn decode_component(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b'%' if i + 3 <= bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 3;
-                    }
-                    None => {
-                        out.push(b'%');
-                        i += 1;
-                    }
-                }
-            }
-            byte => {
-                out.push(byte);
-                i += 1;
-            }
-        }
     }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

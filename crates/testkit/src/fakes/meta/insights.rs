@@ -19,12 +19,13 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::ads::require_read;
+use super::context::Ctx;
 use super::errors::{GraphError, Reply, invalid_param};
 use super::fields::{NodeType, select};
-use super::graph::Ctx;
 use super::paging::paged;
+use super::params::Params;
 use super::state::{Ad, ReportRun, State as FakeState, Stats, format_spend, unix_now};
-use super::{Day, Params};
+use crate::fakes::day::Day;
 
 /// What an insights edge reports on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,14 +17,14 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Day;
+use super::context::Ctx;
 use super::errors::{GraphError, Reply, invalid_param, no_permission, page_permission_missing};
 use super::fields::{NodeType, select};
-use super::graph::Ctx;
 use super::paging::{paged, with_query};
 use super::state::{
     IgAccount, MediaSeed, PAGE_SCOPES, Page, PostSeed, State as FakeState, TokenKind,
 };
+use crate::fakes::day::Day;
 
 const PAGE: NodeType = NodeType {
     name: "Page",

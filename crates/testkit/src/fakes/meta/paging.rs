@@ -8,8 +8,8 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use super::Params;
 use super::errors::{GraphError, Reply, invalid_param};
+use super::params::Params;
 
 /// Where the listing was asked for, to build its `previous` and `next` URLs.
 #[derive(Debug, Clone, Copy)]
