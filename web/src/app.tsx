@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { AccountProvider, signOut, useAccount } from './account';
 import { api } from './api';
 import { href, matchRoute, navigate, useLocation } from './router';
-import type { Route } from './routes';
+import type { Route } from './route';
 import { routes } from './routes';
 import { session } from './session';
 import type { Workspace } from './types';

@@ -1,7 +1,7 @@
 // Every screen of the app, gathered from the areas that own them. The shell matches the hash
 // path against these patterns in order.
 
-import type { ComponentChildren } from 'preact';
+import type { Route } from './route';
 import { accountRoutes } from './pages/account/routes';
 import { connectionsRoutes } from './pages/connections/routes';
 import { portfolioRoutes } from './pages/portfolio/routes';
@@ -10,18 +10,5 @@ import { queueRoutes } from './pages/queue/routes';
 import { dashboardsRoutes } from './pages/dashboards/routes';
 import { healthRoutes } from './pages/health/routes';
 import { growthRoutes } from './pages/growth/routes';
-
-export interface RouteProps {
-  params: Record<string, string>;
-  query: URLSearchParams;
-}
-
-export interface Route {
-  /** e.g. `/p/:slug/funnel`. */
-  pattern: string;
-  render: (props: RouteProps) => ComponentChildren;
-  /** Reachable without a session (login, signup, invite, claim). */
-  public?: boolean;
-}
 
 export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes];

@@ -215,4 +215,61 @@ mod tests {
             }
         }
     }
+
+    /// Outside this folder the server asks the kind table or a plug-in, never names a kind:
+    /// non-test code holds no `ConnectionKind::<Variant>` (a kind added later then needs no
+    /// edit there).
+    #[test]
+    fn no_server_code_outside_the_kinds_modules_names_a_kind() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &src.join("kinds"), &mut files);
+        assert!(files.len() > 50, "found only {} files", files.len());
+        let mut found = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            // Test modules come last in a file; they may name the kinds they test.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (number, line) in code.lines().enumerate() {
+                let named = line.match_indices("ConnectionKind::").any(|(at, word)| {
+                    line[at + word.len()..]
+                        .chars()
+                        .next()
+                        .is_some_and(|first| first.is_ascii_uppercase())
+                });
+                if named && !line.trim_start().starts_with("//") {
+                    found.push(format!(
+                        "{}:{}: {}",
+                        file.display(),
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+        assert!(
+            found.is_empty(),
+            "kind variants named outside crates/server/src/kinds/ (ask the kind table, or move the \
+             code into the kind's plug-in):\n{}",
+            found.join("\n")
+        );
+    }
+
+    fn rust_files(
+        dir: &std::path::Path,
+        skip: &std::path::Path,
+        out: &mut Vec<std::path::PathBuf>,
+    ) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.starts_with(skip) {
+                continue;
+            }
+            if path.is_dir() {
+                rust_files(&path, skip, out);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                out.push(path);
+            }
+        }
+    }
 }

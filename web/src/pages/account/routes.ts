@@ -2,7 +2,7 @@
 // signed-in settings pages.
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { ClaimPage } from './claim-page';
 import { InvitePage } from './invite-page';
 import { KeysPage } from './keys-page';

@@ -5,71 +5,17 @@
 // choice fields (its `Choose`), and activates what was chosen. The provider supplies only its
 // words and its choice fields; starting, polling, refusals and selecting are the same for all.
 
-import type { ComponentChildren, FunctionComponent } from 'preact';
+import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from '../../api';
 import { ErrorNote, Loading } from '../../ui/states';
 import { useAction } from '../../ui/use-api';
-import type { KindModule } from './kind-module';
+import type { GrantProvider, GrantStatusBase, KindModule } from './kind-module';
 import type { GrantSelected, GrantStarted } from './types';
 import { kindName } from './words';
 
 /** How often the grant's status is read while the provider has not answered yet. */
 const POLL_MS = 1_000;
-
-/** `GET /connect/{provider}/status`, the parts every provider shares. */
-export interface GrantStatusBase {
-  status: 'pending' | 'complete' | 'error';
-  product_slug: string;
-  error?: string | null;
-  /** What the grant reaches, by the choice's key (`ads_customers`, `ad_accounts`, `pages`). */
-  options?: Record<string, unknown> | null;
-  /** After select: `{activated: [kinds]}`. */
-  results?: { activated?: string[] } | null;
-}
-
-/** What a provider's choice fields are handed. */
-export interface ChooseProps {
-  status: GrantStatusBase;
-  /** The product's currency: accounts reporting in another one are not offered. */
-  currency: string;
-  /** The kinds of this provider, each with its part in the grant. */
-  kinds: KindModule[];
-  busy: boolean;
-  error: string | null;
-  /** Sends `body` (with the grant's `state`) to `select`; `notice` says what was connected. */
-  onChoose: (body: Record<string, unknown>, notice: string) => Promise<void>;
-  onCancel: () => void;
-}
-
-/** A provider's words, all that differs between the grants besides the choice fields. */
-export interface GrantWords {
-  /** The connect button's box class. */
-  connectClass: string;
-  intro: string;
-  /** Reconnecting, for a kind whose choice is a `noun` ("page"). */
-  reconnectIntro: (noun: string) => string;
-  button: string;
-  reconnectButton: string;
-  /** Under the button: where the consent page opens. */
-  note: string;
-  /** The flow's article class (its heading's id is `${article}-title`). */
-  article: string;
-  title: string;
-  reading: string;
-  waiting: string;
-  /** "Google Ads was not connected": the error's lead. */
-  failed: string;
-  done: string;
-}
-
-export interface GrantProvider {
-  /** The provider's word in `/connect/{name}/...` and `?{name}_state=`. */
-  name: string;
-  words: GrantWords;
-  /** The provider's own choice fields. */
-  Choose: FunctionComponent<ChooseProps>;
-}
 
 /** The page's query parameter carrying `provider`'s grant state. */
 export function grantStateParam(provider: GrantProvider): string {

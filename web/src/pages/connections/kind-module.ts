@@ -4,9 +4,8 @@
 // line), not by edits spread over the pages. Kinds that share a form (the databases, the
 // token-based social forms, one grant) share its component; their modules only register it.
 
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, FunctionComponent } from 'preact';
 import type { DatabaseShape } from './database-types';
-import type { GrantProvider } from './grant-connect';
 import type { Connection } from './types';
 
 /** What the product page hands an offer. */
@@ -78,4 +77,58 @@ export interface KindModule {
   useCard?: (props: CardProps) => CardExtras;
   /** The redacted config in words, when it reads differently from the generic lines. */
   configLines?: (config: Record<string, unknown>) => string[];
+}
+
+/** `GET /connect/{provider}/status`, the parts every provider shares. */
+export interface GrantStatusBase {
+  status: 'pending' | 'complete' | 'error';
+  product_slug: string;
+  error?: string | null;
+  /** What the grant reaches, by the choice's key (`ads_customers`, `ad_accounts`, `pages`). */
+  options?: Record<string, unknown> | null;
+  /** After select: `{activated: [kinds]}`. */
+  results?: { activated?: string[] } | null;
+}
+
+/** What a provider's choice fields are handed. */
+export interface ChooseProps {
+  status: GrantStatusBase;
+  /** The product's currency: accounts reporting in another one are not offered. */
+  currency: string;
+  /** The kinds of this provider, each with its part in the grant. */
+  kinds: KindModule[];
+  busy: boolean;
+  error: string | null;
+  /** Sends `body` (with the grant's `state`) to `select`; `notice` says what was connected. */
+  onChoose: (body: Record<string, unknown>, notice: string) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** A provider's words, all that differs between the grants besides the choice fields. */
+export interface GrantWords {
+  /** The connect button's box class. */
+  connectClass: string;
+  intro: string;
+  /** Reconnecting, for a kind whose choice is a `noun` ("page"). */
+  reconnectIntro: (noun: string) => string;
+  button: string;
+  reconnectButton: string;
+  /** Under the button: where the consent page opens. */
+  note: string;
+  /** The flow's article class (its heading's id is `${article}-title`). */
+  article: string;
+  title: string;
+  reading: string;
+  waiting: string;
+  /** "Google Ads was not connected": the error's lead. */
+  failed: string;
+  done: string;
+}
+
+export interface GrantProvider {
+  /** The provider's word in `/connect/{name}/...` and `?{name}_state=`. */
+  name: string;
+  words: GrantWords;
+  /** The provider's own choice fields. */
+  Choose: FunctionComponent<ChooseProps>;
 }

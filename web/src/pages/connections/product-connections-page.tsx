@@ -14,7 +14,7 @@ import { ProductFrame } from '../../ui/product-frame';
 import { Await, Empty } from '../../ui/states';
 import { ConnectionCard } from './connection-card';
 import { GrantFlow, grantStateParam } from './grant-connect';
-import type { GrantProvider } from './grant-connect';
+import type { GrantProvider } from './kind-module';
 import { comingLater, grantKinds, grantProviders, offers } from './kinds';
 import { useConnections } from './use-connections';
 import type { Connection } from './types';

@@ -2,7 +2,7 @@
 // (A .ts file, so screens are made with `h`.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { AllConnectionsPage } from './all-connections-page';
 import { ProductConnectionsPage } from './product-connections-page';
 

@@ -5,7 +5,8 @@
 
 import { useState } from 'preact/hooks';
 import { ChoiceButtons, ChoiceList } from './grant-connect';
-import type { ChoiceItem, ChooseProps, GrantProvider } from './grant-connect';
+import type { ChoiceItem } from './grant-connect';
+import type { ChooseProps, GrantProvider } from './kind-module';
 import type { AdsCustomerOption } from './types';
 import { customerIdWords } from './words';
 

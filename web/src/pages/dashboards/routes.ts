@@ -2,7 +2,7 @@
 // dashboard with its editor. (A .ts file, so screens are made with `h`.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { DashboardPage } from './dashboard-page';
 import { DashboardsPage } from './dashboards-page';
 

@@ -2,7 +2,7 @@
 // their report, and the tracking setup. (A .ts file, so screens are made with `h`.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { ConversionsPage } from './conversions-page';
 import { FunnelPage } from './funnel-page';
 import { TrackingPage } from './tracking-page';

@@ -2,7 +2,7 @@
 // with `h`.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { readDays } from '../../ui/window-picker';
 import { readAgent } from './agents';
 import { GrowthPage } from './growth-page';

@@ -1,7 +1,7 @@
 // A product's health audit. (A .ts file, so the screen is made with `h`.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { readDays } from '../../ui/window-picker';
 import { HealthPage } from './health-page';
 

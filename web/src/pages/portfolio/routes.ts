@@ -2,7 +2,7 @@
 // (A .ts file, so screens are created with h() rather than JSX.)
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { AdsPage, levelFrom } from './ads-page';
 import { AttributionPage } from './attribution-page';
 import { OverviewPage } from './overview-page';

@@ -2,7 +2,7 @@
 // a product's spend with its caps and policy, its distribution log, and the portfolio policy.
 
 import { h } from 'preact';
-import type { Route } from '../../routes';
+import type { Route } from '../../route';
 import { DistributionPage } from './distribution-page';
 import { HistoryPage, ProductHistoryPage } from './history-page';
 import { PortfolioPolicyPage } from './portfolio-policy-page';

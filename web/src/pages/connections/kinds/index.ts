@@ -8,7 +8,7 @@
 // word (`sql_a`) or its path word (`sql-a`).
 
 import { KINDS } from '../../../generated/kinds';
-import type { GrantProvider } from '../grant-connect';
+import type { GrantProvider } from '../kind-module';
 import type { KindModule, Offer } from '../kind-module';
 import type { Connection } from '../types';
 import { configLines } from '../words';
