@@ -3,8 +3,10 @@
 //! public callback that claims it once, exchanges the code through the provider's own function,
 //! seals what the exchange gave and records what the grant reaches; `status` for whoever
 //! started it; the checks `select` makes before it activates connections, and the activation
-//! itself. The provider modules hold only what differs: scopes, the exchange, discovery, and
-//! which choices make which connections.
+//! itself, one file a step. A provider (`services::searchco`, `services::socialco`) brings
+//! only what is its vendor's: the consent URL, the exchange, what is sealed, the revocation;
+//! each kind a grant serves brings its scopes, the page's words, discovery and its choice from
+//! its plug-in (`crate::kinds`, [`GrantedKind`]), so the flow names neither.
 //!
 //! The grants could be phished (issue 35): `auth_url` was the provider's consent URL, so a link
 //! one workspace started could be sent to someone else, whose consent then sealed their token
