@@ -14,6 +14,8 @@ pub mod graph;
 pub mod oauth;
 pub mod payments;
 pub mod search_ads;
+pub mod search_b;
+pub mod search_console;
 pub mod social_a;
 pub mod social_ads_a;
 pub mod social_ads_b;

@@ -208,7 +208,7 @@ kind_table! {
     SearchConsole {
         label: "Search console",
         prose: "a search console",
-        wire: "search_console", path: "search-console", family: Family::SearchGrant, connectable: false,
+        wire: "search_console", path: "search-console", family: Family::SearchGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_CONSOLE_API_URL"), api_url_alias: None,
@@ -220,7 +220,7 @@ kind_table! {
     SearchB {
         label: "Second search engine's webmaster data",
         prose: "a second search engine's webmaster tools",
-        wire: "search_b", path: "search-b", family: Family::Key, connectable: false,
+        wire: "search_b", path: "search-b", family: Family::Key, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEARCH_B_API_URL"), api_url_alias: None,

@@ -78,6 +78,10 @@ pub struct Config {
     pub searchco_revoke_url: String,
     /// Payback's Google Ads developer token (`developer-token` header of every ads call).
     pub search_ads_developer_token: Option<Secret>,
+    /// Whether the search-engine grant offers `search_console` (`PAYBACK_SEARCHCO_SEARCH_CONSOLE`):
+    /// off, a start naming it answers 400. Off by default: an operator switches it on once
+    /// their Google OAuth client may ask for the Search Console scope (`webmasters.readonly`).
+    pub searchco_search_console: bool,
     /// Payback's app at the social network (Meta): the social-network grant
     /// (`/connect/socialco/...`) answers 503 until both are set.
     pub socialco_client_id: Option<String>,
@@ -174,6 +178,7 @@ impl Default for Config {
             searchco_token_url: payback_connectors::oauth::GOOGLE_TOKEN_URL.to_owned(),
             searchco_revoke_url: payback_connectors::oauth::GOOGLE_REVOKE_URL.to_owned(),
             search_ads_developer_token: None,
+            searchco_search_console: false,
             socialco_client_id: None,
             socialco_client_secret: None,
             socialco_auth_url: None,
@@ -450,6 +455,13 @@ mod tests {
         );
         assert_eq!(config.mail.expose(), digits);
         assert_eq!(config.model, digits);
+    }
+
+    #[test]
+    fn the_search_console_switch_is_off_until_set() {
+        assert!(!from_env(&[]).expect("loads").searchco_search_console);
+        let on = from_env(&[("PAYBACK_SEARCHCO_SEARCH_CONSOLE", "true")]).expect("loads");
+        assert!(on.searchco_search_console);
     }
 
     #[test]

@@ -12,6 +12,8 @@ pub mod database;
 pub mod docdb;
 pub mod payments;
 pub mod search_ads;
+pub mod search_b;
+pub mod search_console;
 pub mod social_a;
 pub mod social_ads_a;
 pub mod social_ads_b;
@@ -39,6 +41,8 @@ use crate::state::{AppState, OpenFuture, OpenSource, SourceRegistry};
 pub fn all() -> Vec<Plugin> {
     vec![
         search_ads::plugin(),
+        search_console::plugin(),
+        search_b::plugin(),
         social_ads_a::plugin(),
         social_ads_b::plugin(),
         social_a::plugin(),

@@ -7,7 +7,7 @@ use payback_domain::Stage;
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
 use payback_store::products::ProductRow;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -20,7 +20,7 @@ use crate::input::rules::secret_within;
 use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
-use crate::services::key_connect::{self, Keyed};
+use crate::services::key_connect::{self, Connected, Keyed};
 use crate::services::{products, source_config};
 use crate::state::{AppState, OpenFuture};
 
@@ -75,12 +75,6 @@ pub struct PaymentsRequest {
     default_stage: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Connected {
-    ok: bool,
-    connection_id: String,
-}
-
 /// Connects the payment processor (Stripe) with a key; re-connecting replaces the key. The first
 /// sync (30 days) is due at once. Audited as `connection.connect`.
 #[utoipa::path(post, path = "/products/{slug}/connections/payments", tag = tags::CONNECTIONS,
@@ -112,10 +106,7 @@ async fn connect(
         audit: json!({ "key": described, "default_stage": stage.as_str() }),
     };
     let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected {
-        ok: true,
-        connection_id,
-    }))
+    Ok(Json(Connected::new(connection_id)))
 }
 
 /// The sealed part of a payments connection.
@@ -132,9 +123,7 @@ struct PaymentsSettings {
 
 /// The Stripe key and the charges' stage.
 async fn config(state: &AppState, row: &ConnectionRow) -> ApiResult<PaymentsConfig> {
-    let secret: PaymentsSecret =
-        serde_json::from_value(source_config::open_secret(state, row).await?)
-            .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+    let secret: PaymentsSecret = source_config::secret_of(state, row).await?;
     let settings: PaymentsSettings = source_config::settings_of(row)?;
     let stage = settings
         .default_stage

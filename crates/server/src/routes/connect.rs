@@ -331,7 +331,8 @@ pub struct SelectRequest {
     /// For `tagmgr` (not available yet).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
     tagmgr_container_path: Option<String>,
-    /// For `search_console` (not available yet).
+    /// For `search_console`: the site to connect, as the status's `search_console_sites` list it; optional
+    /// when the grant reaches exactly one (enable the kind with `PAYBACK_SEARCHCO_SEARCH_CONSOLE=true`).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
     search_console_site_url: Option<String>,
 }

@@ -6,12 +6,30 @@ use payback_connectors::ConnectorError;
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
 use payback_store::connections::{self as store, NewConnection};
 use payback_store::products::ProductRow;
+use serde::Serialize;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
 use crate::services::{audit, source_config};
 use crate::state::AppState;
+
+/// A keyed connect's answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Connected {
+    pub ok: bool,
+    pub connection_id: String,
+}
+
+impl Connected {
+    pub fn new(connection_id: String) -> Self {
+        Self {
+            ok: true,
+            connection_id,
+        }
+    }
+}
 
 /// What a keyed connection is stored with.
 #[derive(Debug)]

@@ -91,8 +91,7 @@ pub fn ads_api(state: &AppState, kind: ConnectionKind) -> ApiResult<(String, Str
 /// developer token from the configuration (503 while either is missing). Here rather than in
 /// the kind's module because the URL suffix service reads the account too.
 pub async fn search_ads(state: &AppState, row: &ConnectionRow) -> ApiResult<SearchAdsConfig> {
-    let secret: GrantSecret = serde_json::from_value(open_secret(state, row).await?)
-        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+    let secret: GrantSecret = secret_of(state, row).await?;
     let settings: SearchAdsSettings = serde_json::from_str(&row.config)
         .map_err(|_| ApiError::internal("a search_ads connection's config is malformed"))?;
     let oauth = crate::services::searchco::oauth_client(state)?;
@@ -118,6 +117,16 @@ pub fn vendor_origin(state: &AppState, kind: ConnectionKind, default: &str) -> S
     state.config.api_url(kind).unwrap_or(default).to_owned()
 }
 
+/// The connection's secret, opened into its kind's shape. 409 without credentials, 500 when it
+/// does not parse.
+pub async fn secret_of<T: serde::de::DeserializeOwned>(
+    state: &AppState,
+    row: &ConnectionRow,
+) -> ApiResult<T> {
+    serde_json::from_value(open_secret(state, row).await?)
+        .map_err(|_| ApiError::internal("a stored credential is malformed"))
+}
+
 /// The sealed part of a token-based connection: a Meta token (the grant's long-lived user
 /// token, or a pasted one), or a LinkedIn access token.
 #[derive(Deserialize)]
@@ -127,8 +136,7 @@ struct TokenSecret {
 
 /// The access token a connection was sealed with.
 pub async fn access_token(state: &AppState, row: &ConnectionRow) -> ApiResult<String> {
-    let secret: TokenSecret = serde_json::from_value(open_secret(state, row).await?)
-        .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+    let secret: TokenSecret = secret_of(state, row).await?;
     Ok(secret.access_token)
 }
 

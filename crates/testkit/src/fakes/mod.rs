@@ -7,6 +7,7 @@
 //! failures a test schedules by path (`schedule.rs`), the calendar day (`day.rs`), form decoding
 //! (`form.rs`) and the scripted human on a consent screen (`human.rs`).
 
+pub mod bing;
 pub(crate) mod budgets;
 pub(crate) mod day;
 pub(crate) mod form;

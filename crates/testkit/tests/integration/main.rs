@@ -60,6 +60,8 @@ mod portfolio_metrics;
 mod products;
 mod queue;
 mod search_ads;
+mod search_b;
+mod search_console;
 mod smoke;
 mod snapshots;
 mod snippet;

@@ -1462,6 +1462,28 @@ async fn every_checked_rule_is_stated(backend: Backend) {
             .body(json!({ "name": "Board", "description": "d", "spec": spec })),
     ));
 
+    // A kind's connect documents an example body in its plug-in; it is the baseline (on a
+    // product of no one, so no vendor is asked: the shape checks come first), and a kind added
+    // later needs no line here.
+    let written: BTreeSet<(String, String)> = probes
+        .iter()
+        .map(|p| (p.method.to_owned(), p.path.to_owned()))
+        .collect();
+    for (method, path, operation) in operations(&doc) {
+        if written.contains(&(method.clone(), path.clone())) {
+            continue;
+        }
+        if let Some(example) = documented_example(&doc, &operation) {
+            let method: &'static str = Box::leak(method.into_boxed_str());
+            let path: &'static str = Box::leak(path.into_boxed_str());
+            probes.push(
+                Probe::new(method, path, owner)
+                    .at("slug", "no-such-product")
+                    .body(example),
+            );
+        }
+    }
+
     // Every operation with a body, a query or a checked path segment is probed.
     let probed: BTreeSet<(String, String)> = probes
         .iter()
@@ -1497,3 +1519,29 @@ async fn every_checked_rule_is_stated(backend: Backend) {
 }
 
 per_backend!(every_checked_rule_is_stated);
+
+/// The example a product-scoped operation's request body documents (`example`, or the first of
+/// `examples`), when its only path segment is the product's slug.
+fn documented_example(doc: &Value, operation: &Value) -> Option<Value> {
+    let only_slug = operation["parameters"].as_array().is_some_and(|params| {
+        params
+            .iter()
+            .filter(|p| p["in"] == "path")
+            .all(|p| p["name"] == "slug")
+    });
+    if !only_slug {
+        return None;
+    }
+    let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+    let schema = match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.rsplit('/').next()?;
+            &doc["components"]["schemas"][name]
+        }
+        None => schema,
+    };
+    schema
+        .get("example")
+        .or_else(|| schema["examples"].get(0))
+        .cloned()
+}

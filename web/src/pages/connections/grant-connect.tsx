@@ -174,7 +174,9 @@ export function GrantFlow({
     ),
   );
   const wrongProduct = status !== null && status.product_slug !== slug;
-  const restart = <GrantConnect provider={provider} slug={slug} kinds={kinds} reconnect={false} />;
+  // A kind started only from its own offer (one the operator may have left off) is not restarted here.
+  const restartKinds = kinds.filter((k) => !k.grant?.ownStart);
+  const restart = <GrantConnect provider={provider} slug={slug} kinds={restartKinds} reconnect={false} />;
   const titleId = `${words.article}-title`;
 
   return (

@@ -6,6 +6,7 @@
 
 import type { ComponentChildren, FunctionComponent } from 'preact';
 import type { DatabaseShape } from './database-types';
+import type { ChoiceItem } from './grant-connect';
 import type { Connection } from './types';
 
 /** What the product page hands an offer. */
@@ -57,6 +58,31 @@ export interface GrantPart {
   noun: string;
   /** The key of the grant status's `options` the kind's choice comes from (`ad_accounts`). */
   choice: string;
+  /**
+   * Its own list in the provider's choice fields, for a provider whose picker gathers the lists
+   * of the kinds it was asked for (the search-engine grant's).
+   */
+  pick?: GrantPick;
+  /**
+   * Started only from its own offer and card: a start for the provider's kinds together (the
+   * flow's "start again") leaves it out, since the server may not offer it (an operator's switch).
+   */
+  ownStart?: boolean;
+}
+
+/** A kind's list in its provider's choice fields, shown when the grant's `options` hold its `choice`. */
+export interface GrantPick {
+  /** The `select` body's field the chosen option's id goes in. */
+  field: string;
+  /** What is chosen, for the list's ids and data attributes (`site`). */
+  listField: string;
+  legend: string;
+  /** The grant's options under `choice`, as choices. */
+  items: (options: unknown) => ChoiceItem[];
+  /** The chosen option in the notice after connecting ("Search Console site https://shop.example/"). */
+  chosenWords: (id: string) => string;
+  /** Shown instead of the list when the grant reaches none. */
+  none: string;
 }
 
 export interface KindModule {

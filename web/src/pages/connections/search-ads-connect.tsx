@@ -1,12 +1,13 @@
 // The search-engine grant (`searchco`, Google): its words and its choice fields. Started and
 // followed by the shared grant flow (`grant-connect.tsx`); here Google's answer is shown as the
 // ad accounts it reaches (managers shown for orientation, never chosen; accounts in another
-// currency than the product's shown but not offered), and the one picked is activated.
+// currency than the product's shown but not offered), beside the list of each other kind the
+// grant was asked for (its module's `grant.pick`), and the ones picked are activated.
 
 import { useState } from 'preact/hooks';
 import { ChoiceButtons, ChoiceList } from './grant-connect';
 import type { ChoiceItem } from './grant-connect';
-import type { ChooseProps, GrantProvider } from './kind-module';
+import type { ChooseProps, GrantPick, GrantProvider } from './kind-module';
 import type { AdsCustomerOption } from './types';
 import { customerIdWords } from './words';
 
@@ -43,11 +44,46 @@ function customerChoice(customer: AdsCustomerOption, currency: string): ChoiceIt
   };
 }
 
-/** The ad accounts Google's answer reaches (`options.ads_customers`), one to choose. */
-function AccountPicker({ status, currency, busy, error, onChoose, onCancel }: ChooseProps) {
+/** The other kinds' lists Google's answer holds (each kind's `pick`, when its options are there). */
+function kindPicks(status: ChooseProps['status'], kinds: ChooseProps['kinds']): { pick: GrantPick; items: ChoiceItem[] }[] {
+  return kinds.flatMap(({ grant }) => {
+    const options = grant?.pick ? status.options?.[grant.choice] : undefined;
+    return grant?.pick && options !== undefined ? [{ pick: grant.pick, items: grant.pick.items(options) }] : [];
+  });
+}
+
+/**
+ * Google's answer as choice fields: the ad accounts it reaches (`options.ads_customers`) when the
+ * grant was asked for them, and each other kind's own list; one of each to choose.
+ */
+function AccountPicker({ status, currency, kinds, busy, error, onChoose, onCancel }: ChooseProps) {
+  const picks = kindPicks(status, kinds);
+  const [pickedIds, setPickedIds] = useState<Record<string, string | null>>(() =>
+    Object.fromEntries(
+      picks.map(({ pick, items }) => {
+        const open = items.filter((item) => item.why === null);
+        return [pick.field, open.length === 1 ? open[0].id : null];
+      }),
+    ),
+  );
+  const asksAds = picks.length === 0 || status.options?.ads_customers !== undefined;
   const customers = (status.options?.ads_customers as AdsCustomerOption[] | undefined) ?? [];
   const choosable = customers.filter((c) => unavailable(c, currency) === null);
   const [chosen, setChosen] = useState<string | null>(choosable.length === 1 ? choosable[0].customer_id : null);
+  if (picks.length > 0) {
+    return (
+      <KindPicks
+        picks={picks}
+        ads={asksAds ? { customers, choosable, chosen: [chosen, setChosen] } : null}
+        picked={[pickedIds, (field, id) => setPickedIds((ids) => ({ ...ids, [field]: id }))]}
+        currency={currency}
+        busy={busy}
+        error={error}
+        onChoose={onChoose}
+        onCancel={onCancel}
+      />
+    );
+  }
   if (customers.length === 0) {
     return (
       <>
@@ -88,6 +124,90 @@ function AccountPicker({ status, currency, busy, error, onChoose, onCancel }: Ch
         </p>
       )}
       <ChoiceButtons label="Connect this account" ready={picked !== undefined} busy={busy} error={error} onCancel={onCancel} />
+    </form>
+  );
+}
+
+/** The ad accounts beside the other kinds' lists: what Google reaches and the account chosen. */
+interface AdsPart {
+  customers: AdsCustomerOption[];
+  choosable: AdsCustomerOption[];
+  chosen: [string | null, (id: string) => void];
+}
+
+/** The choice fields of a grant asked for kinds with their own lists (and maybe the ad accounts). */
+function KindPicks({
+  picks,
+  ads,
+  picked: [ids, setId],
+  currency,
+  busy,
+  error,
+  onChoose,
+  onCancel,
+}: {
+  picks: { pick: GrantPick; items: ChoiceItem[] }[];
+  ads: AdsPart | null;
+  picked: [Record<string, string | null>, (field: string, id: string) => void];
+  currency: string;
+  busy: boolean;
+  error: string | null;
+  onChoose: ChooseProps['onChoose'];
+  onCancel: () => void;
+}) {
+  const account = ads?.customers.find((c) => c.customer_id === ads.chosen[0]);
+  const ready = (ads === null || account !== undefined) && picks.every(({ pick }) => ids[pick.field]);
+  return (
+    <form
+      class="connection-form account-picker"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (!ready) return;
+        const body: Record<string, unknown> = {};
+        const named: string[] = [];
+        if (account) {
+          body.ads_customer_id = account.customer_id;
+          named.push(`Google Ads account ${account.descriptive_name || customerIdWords(account.customer_id)}`);
+        }
+        for (const { pick } of picks) {
+          const id = ids[pick.field];
+          if (!id) continue;
+          body[pick.field] = id;
+          named.push(pick.chosenWords(id));
+        }
+        await onChoose(body, `${named.join(' and ')} connected. The first sync is due now and reads the last 30 days.`);
+      }}
+    >
+      {ads &&
+        (ads.customers.length === 0 ? (
+          <p role="alert" class="error-note">
+            Google granted access, but this Google account reaches no Google Ads account. Sign in with the account that
+            manages your ads.
+          </p>
+        ) : (
+          <ChoiceList
+            list={{ field: 'customer', legend: 'Choose the ad account whose spend feeds this product' }}
+            options={ads.customers.map((customer) => customerChoice(customer, currency))}
+            state={ads.chosen}
+            busy={busy}
+          />
+        ))}
+      {picks.map(({ pick, items }) => (
+        <ChoiceList
+          key={pick.field}
+          list={{ field: pick.listField, legend: pick.legend }}
+          options={items}
+          state={[ids[pick.field] ?? null, (id) => setId(pick.field, id)]}
+          busy={busy}
+        >
+          {items.length === 0 && (
+            <p role="alert" class="error-note">
+              {pick.none}
+            </p>
+          )}
+        </ChoiceList>
+      ))}
+      <ChoiceButtons label="Connect what is chosen" ready={ready} busy={busy} error={error} onCancel={onCancel} />
     </form>
   );
 }

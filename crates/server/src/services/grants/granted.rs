@@ -41,6 +41,12 @@ pub trait GrantedKind<P: GrantProvider>: Send + Sync + 'static {
     fn access(&self) -> Access;
     /// The field of `select`'s body that chooses its entity (`ads_customer_id`).
     fn choice_field(&self) -> &'static str;
+    /// Whether this instance offers it now (a kind the operator switches on); a start naming
+    /// it otherwise is refused as not available, and a start naming no kind leaves it out.
+    /// Offered by default.
+    fn available(&self, _state: &AppState) -> bool {
+        true
+    }
     /// Its checks on the product before a flow starts and again at `select` (a policy wall);
     /// none by default.
     fn admit<'a>(

@@ -19,15 +19,19 @@ use crate::services::acting::{Caller, Principal};
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
-/// The chosen kinds, checked: each one of the grant's, each registered with it in this build;
-/// left out, all of the grant's that are.
+/// The chosen kinds, checked: each one of the grant's, each registered with it in this build
+/// and available in this instance; left out, all of the grant's that are.
 pub(super) fn grant_kinds<P: GrantProvider>(
     state: &AppState,
     words: Option<&[String]>,
 ) -> ApiResult<Vec<Arc<dyn GrantedKind<P>>>> {
     let provider = P::PROVIDER;
     let Some(words) = words else {
-        return Ok(GrantedKinds::<P>::of(state).to_vec());
+        return Ok(GrantedKinds::<P>::of(state)
+            .iter()
+            .filter(|granted| granted.available(state))
+            .cloned()
+            .collect());
     };
     if words.is_empty() {
         return Err(ApiError::bad_request(provider.no_kinds));
@@ -44,16 +48,19 @@ pub(super) fn grant_kinds<P: GrantProvider>(
                     all.join(", ")
                 ))
             })?;
-        let granted = GrantedKinds::<P>::find(state, kind).ok_or_else(|| {
-            let available: Vec<&str> = GrantedKinds::<P>::of(state)
-                .iter()
-                .map(|granted| granted.kind().as_str())
-                .collect();
-            ApiError::bad_request(format!(
-                "kinds: {kind} is not available yet; connect {} now and {kind} once it arrives",
-                available.join(" or ")
-            ))
-        })?;
+        let granted = GrantedKinds::<P>::find(state, kind)
+            .filter(|granted| granted.available(state))
+            .ok_or_else(|| {
+                let available: Vec<&str> = GrantedKinds::<P>::of(state)
+                    .iter()
+                    .filter(|granted| granted.available(state))
+                    .map(|granted| granted.kind().as_str())
+                    .collect();
+                ApiError::bad_request(format!(
+                    "kinds: {kind} is not available yet; connect {} now and {kind} once it arrives",
+                    available.join(" or ")
+                ))
+            })?;
         if !kinds.iter().any(|chosen| chosen.kind() == kind) {
             kinds.push(Arc::clone(granted));
         }

@@ -9,6 +9,9 @@
 //!   `googleAds:search` (paged by a small page size), `googleAds:searchStream`,
 //!   `campaignBudgets:mutate`, `customers/{id}:mutate`, answering GAQL (`gaql.rs`) from the
 //!   accounts a test seeds (`state.rs`, which documents how the daily rows add up),
+//! - the Search Console API (`search_console.rs`): `webmasters/v3/sites`, `sites/{site}` and
+//!   `sites/{site}/searchAnalytics/query` (paged by `startRow`/`rowLimit`), each user's sites
+//!   apart (the human signed in on the consent screen is [`FakeGoogle::sign_in_as`]),
 //! - errors in Google's documented shapes (`errors.rs`).
 //!
 //! ```ignore
@@ -26,20 +29,22 @@ mod ads;
 mod errors;
 mod gaql;
 mod oauth;
+mod search_console;
 mod state;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::Router;
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 
 pub use super::day::Day;
 pub use super::human::ErrorPage as ConsentPage;
 pub use super::recorder::RecordedRequest;
+pub use search_console::{QueryFigures, WEBMASTERS_READONLY_SCOPE, WEBMASTERS_SCOPE};
 pub use state::{
-    ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed, Fail,
-    KeywordSeed, MatchType, Metrics, Status,
+    ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed,
+    DEFAULT_USER, Fail, KeywordSeed, MatchType, Metrics, Status,
 };
 
 pub(crate) use super::lock;
@@ -111,6 +116,7 @@ impl FakeGoogle {
             .route("/o/oauth2/v2/auth", get(oauth::authorize))
             .route("/token", post(oauth::token))
             .route("/revoke", post(oauth::revoke))
+            .route("/webmasters/v3/{*rest}", any(search_console::dispatch))
             .fallback(ads::dispatch);
         let app = recorder::recording(routes, shared.clone());
         Self {
@@ -220,7 +226,53 @@ impl FakeGoogle {
         self.state().omit_zero_metrics = omit;
     }
 
+    /// The Search Console API origin (`https://www.googleapis.com`): calls go to
+    /// `{search_console_base_url}/webmasters/v3/...`.
+    pub fn search_console_base_url(&self) -> String {
+        self.base().to_owned()
+    }
+
+    /// Gives Google user `user` access to `site_url` in Search Console at `permission_level`
+    /// (`siteOwner`, `siteFullUser`, `siteRestrictedUser`, `siteUnverifiedUser`).
+    pub fn add_search_console_site(&self, user: &str, site_url: &str, permission_level: &str) {
+        self.state()
+            .search_console
+            .add_site(user, site_url, permission_level);
+    }
+
+    /// Google user `user` loses `site_url` (removed from their Search Console).
+    pub fn remove_search_console_site(&self, user: &str, site_url: &str) {
+        self.state()
+            .search_console
+            .sites
+            .retain(|site| !(site.user == user && site.site_url == site_url));
+    }
+
+    /// One day's figures of `query` on `site_url` (`day` is `YYYY-MM-DD`); a later call for the
+    /// same day and query replaces them, as Google restates recent days.
+    pub fn add_search_console_row(
+        &self,
+        site_url: &str,
+        day: &str,
+        query: &str,
+        figures: QueryFigures,
+    ) {
+        let day = Day::parse(day).unwrap_or_else(|| {
+            panic!("add_search_console_row takes a YYYY-MM-DD day, not {day:?}")
+        });
+        self.state()
+            .search_console
+            .rows
+            .insert((site_url.to_owned(), day, query.to_owned()), figures);
+    }
+
     // ---- the human and the provider ---------------------------------------------------------
+
+    /// The Google user signed in on the consent screen from now on (and of
+    /// [`Self::issue_tokens`]); [`DEFAULT_USER`] until called.
+    pub fn sign_in_as(&self, user: &str) {
+        self.state().oauth.human = user.to_owned();
+    }
 
     /// The human cancels on the consent screen (`error=access_denied`).
     pub fn set_human_refuses(&self, refuses: bool) {
@@ -339,6 +391,8 @@ impl recorder::Recorded for state::State {
             .unwrap_or("");
         Some(if ads::is_version(first) {
             errors::scheduled_ads(fail, first, &self.mint("fakeReq"))
+        } else if first == "webmasters" {
+            search_console::scheduled(fail)
         } else {
             errors::scheduled_oauth(fail)
         })

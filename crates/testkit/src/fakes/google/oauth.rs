@@ -168,6 +168,7 @@ pub(crate) async fn authorize(State(shared): State<Shared>, uri: Uri) -> Respons
     let with_refresh = offline && (!consented_before || prompts.contains(&"consent"));
     state.oauth.consented.insert(client_id.to_owned());
     let code = state.mint("4/0fake-");
+    let user = state.oauth.human.clone();
     state.oauth.codes.insert(
         code.clone(),
         Code {
@@ -178,6 +179,7 @@ pub(crate) async fn authorize(State(shared): State<Shared>, uri: Uri) -> Respons
             with_refresh,
             issued: std::time::Instant::now(),
             exchanged: None,
+            user,
         },
     );
     redirect(None, Some((&code, &granted.join(" "))))
@@ -406,6 +408,7 @@ fn exchange_code(state: &mut FakeState, pairs: &[(String, String)], client_id: &
         scopes: issued.scopes.clone(),
         refresh_token: refresh_token.clone(),
         revoked: false,
+        user: issued.user.clone(),
     });
     let grant = state.oauth.grants.len() - 1;
     if let Some(code) = state.oauth.codes.get_mut(code) {
@@ -482,6 +485,7 @@ pub(crate) fn issue_offline(state: &mut FakeState, scopes: Vec<String>) -> (Stri
         scopes,
         refresh_token: Some(refresh_token.clone()),
         revoked: false,
+        user: state.oauth.human.clone(),
     });
     let grant = state.oauth.grants.len() - 1;
     (issue_access(state, grant), refresh_token)
@@ -539,6 +543,22 @@ pub(crate) enum Refused {
     Invalid,
     Expired,
     Revoked,
+}
+
+/// The user and the scopes of a live access token, or why it is refused.
+pub(crate) fn check_user_access(
+    state: &FakeState,
+    token: &str,
+) -> Result<(String, Vec<String>), Refused> {
+    let scopes = check_access(state, token)?;
+    let user = state
+        .oauth
+        .access
+        .get(token)
+        .and_then(|access| state.oauth.grants.get(access.grant))
+        .map(|grant| grant.user.clone())
+        .ok_or(Refused::Invalid)?;
+    Ok((user, scopes))
 }
 
 /// The scopes an access token carries, or why it is refused.

@@ -410,6 +410,8 @@ pub(crate) struct Code {
     pub issued: Instant,
     /// The grant the code was exchanged for (a second exchange revokes it).
     pub exchanged: Option<usize>,
+    /// The Google user who consented.
+    pub user: String,
 }
 
 /// One consent: a refresh token (when offline access was granted) and the access tokens issued
@@ -420,6 +422,8 @@ pub(crate) struct Grant {
     pub scopes: Vec<String>,
     pub refresh_token: Option<String>,
     pub revoked: bool,
+    /// The Google user whose data the grant reads (Search Console's sites are per user).
+    pub user: String,
 }
 
 #[derive(Debug, Clone)]
@@ -434,7 +438,7 @@ pub(crate) const ACCESS_TOKEN_SECONDS: u64 = 3599;
 /// Authorization codes live ten minutes.
 pub(crate) const CODE_SECONDS: u64 = 600;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Oauth {
     pub codes: HashMap<String, Code>,
     pub grants: Vec<Grant>,
@@ -448,6 +452,26 @@ pub(crate) struct Oauth {
     pub consented: BTreeSet<String>,
     /// Redirect URIs registered for the client; empty: any `http(s)` URI is accepted.
     pub redirect_uris: Vec<String>,
+    /// The Google user signed in on the consent screen (and of tokens issued directly).
+    pub human: String,
+}
+
+/// The user signed in until a test names another ([`super::FakeGoogle::sign_in_as`]).
+pub const DEFAULT_USER: &str = "founder@gmail.example";
+
+impl Default for Oauth {
+    fn default() -> Self {
+        Self {
+            codes: HashMap::new(),
+            grants: Vec::new(),
+            access: HashMap::new(),
+            human_refuses: false,
+            human_grants_only: None,
+            consented: BTreeSet::new(),
+            redirect_uris: Vec::new(),
+            human: DEFAULT_USER.to_owned(),
+        }
+    }
 }
 
 /// Where a `nextPageToken` points.
@@ -475,6 +499,7 @@ pub(crate) struct State {
     pub keywords: Vec<Keyword>,
     pub daily: BTreeMap<(i64, Day, BreakdownKey), Metrics>,
     pub oauth: Oauth,
+    pub search_console: super::search_console::Console,
     pub log: RequestLog,
     pub scheduled: FailureSchedule<Fail>,
     pub cursors: HashMap<String, Cursor>,
@@ -519,6 +544,7 @@ impl State {
             keywords: Vec::new(),
             daily: BTreeMap::new(),
             oauth: Oauth::default(),
+            search_console: super::search_console::Console::default(),
             log: RequestLog::default(),
             scheduled: FailureSchedule::default(),
             cursors: HashMap::new(),

@@ -15,6 +15,8 @@ import { configLines } from '../words';
 import { docdb } from './docdb';
 import { payments } from './payments';
 import { search_ads } from './search_ads';
+import { search_b } from './search_b';
+import { search_console } from './search_console';
 import { social_a } from './social_a';
 import { social_ads_a } from './social_ads_a';
 import { social_ads_b } from './social_ads_b';
@@ -25,6 +27,8 @@ import { sql_b } from './sql_b';
 export const KIND_MODULES: readonly KindModule[] = [
   payments,
   search_ads,
+  search_console,
+  search_b,
   social_ads_a,
   social_a,
   social_ads_b,

@@ -1,0 +1,229 @@
+//! `search_console`: one Google Search Console site, connected through the search-engine grant
+//! when the operator switched it on (`PAYBACK_SEARCHCO_SEARCH_CONSOLE`). Its days land as
+//! `search_clicks`/`search_impressions` snapshots per query, which the timeseries reads. It has
+//! no route of its own: the grant connects it, and test, sync now and disconnect are the
+//! connections' routes.
+
+use std::sync::Arc;
+
+use payback_connectors::oauth::OAuthClient;
+use payback_connectors::search_console::{
+    self, SCOPE, SearchConsoleConfig, SearchConsoleSource, SiteOption,
+};
+use payback_domain::connection::ConnectionKind;
+use payback_store::connections::ConnectionRow;
+use payback_store::products::ProductRow;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{Granted, Plugin, boxed};
+use crate::error::{ApiError, ApiResult};
+use crate::services::acting::Caller;
+use crate::services::grants::{
+    self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
+};
+use crate::services::searchco::{self, Searchco};
+use crate::services::source_config;
+use crate::state::{AppState, OpenFuture};
+
+const KIND: ConnectionKind = ConnectionKind::SearchConsole;
+
+/// The select field choosing the site.
+const CHOICE: &str = "search_console_site_url";
+
+/// Where discovery puts the sites in the status's `options`.
+const OPTIONS_KEY: &str = "search_console_sites";
+
+pub fn plugin() -> Plugin {
+    Plugin {
+        kind: KIND,
+        open,
+        routes: OpenApiRouter::new,
+        grant: Some(Granted::Searchco(Arc::new(SearchConsole))),
+        rules: super::no_rules,
+    }
+}
+
+/// The sealed part of the grant.
+#[derive(Deserialize)]
+struct GrantSecret {
+    refresh_token: String,
+}
+
+/// What `select` stored of the chosen site.
+#[derive(Deserialize)]
+struct Settings {
+    site_url: String,
+}
+
+/// The grant's refresh token, Payback's OAuth client and the chosen site.
+fn open<'a>(
+    state: &'a AppState,
+    _product: &'a ProductRow,
+    row: &'a ConnectionRow,
+) -> OpenFuture<'a> {
+    Box::pin(async move {
+        let secret: GrantSecret =
+            serde_json::from_value(source_config::open_secret(state, row).await?)
+                .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
+        let settings: Settings = source_config::settings_of(row)?;
+        let oauth = searchco::oauth_client(state)?;
+        let mut config = SearchConsoleConfig::new(settings.site_url, oauth, secret.refresh_token);
+        config.api_base_url = api_base_url(state);
+        Ok(boxed(SearchConsoleSource::new(state.http.clone(), config)))
+    })
+}
+
+/// `PAYBACK_SEARCH_CONSOLE_API_URL`, else Google's origin.
+fn api_base_url(state: &AppState) -> String {
+    source_config::vendor_origin(state, KIND, search_console::DEFAULT_API_BASE_URL)
+}
+
+/// `search_console` in the search-engine grant.
+struct SearchConsole;
+
+impl GrantedKind<Searchco> for SearchConsole {
+    fn kind(&self) -> ConnectionKind {
+        KIND
+    }
+
+    fn scopes(&self) -> &'static [&'static str] {
+        &[SCOPE]
+    }
+
+    fn access(&self) -> Access {
+        Access {
+            title: "Google Search Console",
+            lines: &[
+                "Read the search queries, clicks and impressions of the site you choose next.",
+                "Change nothing in Search Console.",
+            ],
+        }
+    }
+
+    fn choice_field(&self) -> &'static str {
+        CHOICE
+    }
+
+    /// Only while the operator switched it on.
+    fn available(&self, state: &AppState) -> bool {
+        state.config.searchco_search_console
+    }
+
+    /// Every site the granting login may read.
+    fn discover<'a>(
+        &'a self,
+        state: &'a AppState,
+        client: &'a OAuthClient,
+        refresh_token: &'a String,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        Box::pin(async move {
+            let sites = search_console::list_sites(
+                &state.http,
+                &api_base_url(state),
+                client,
+                refresh_token,
+            )
+            .await
+            .map_err(|err| {
+                grants::listing_failed(Searchco::PROVIDER, "Search Console sites", err)
+            })?;
+            Ok(json!({ OPTIONS_KEY: sites }))
+        })
+    }
+
+    /// The chosen site; optional when the grant reaches exactly one.
+    fn activate<'a>(
+        &'a self,
+        _state: &'a AppState,
+        _caller: &'a Caller,
+        chosen: &'a Selectable,
+        choice: Option<&'a str>,
+    ) -> BoxFuture<'a, ApiResult<Activation>> {
+        Box::pin(async move {
+            let sites: Vec<SiteOption> =
+                serde_json::from_value(chosen.options[OPTIONS_KEY].clone()).unwrap_or_default();
+            let site = choose_site(&sites, choice)?;
+            Ok(Activation {
+                kind: KIND,
+                config: json!({
+                    "site_url": site.site_url,
+                    "permission_level": site.permission_level,
+                }),
+                audit: json!({ "site_url": site.site_url }),
+            })
+        })
+    }
+}
+
+/// The site to connect: the one named, exactly as offered, or the only one there is.
+fn choose_site<'a>(sites: &'a [SiteOption], chosen: Option<&str>) -> ApiResult<&'a SiteOption> {
+    match chosen {
+        Some(url) => sites
+            .iter()
+            .find(|site| site.site_url == url)
+            .ok_or_else(|| {
+                ApiError::bad_request(format!("{CHOICE}: {url} is not a site this grant reaches"))
+            }),
+        None => match sites {
+            [only] => Ok(only),
+            [] => Err(ApiError::bad_request(format!(
+                "{CHOICE}: this grant reaches no Search Console site its login may read"
+            ))),
+            _ => Err(ApiError::bad_request(format!(
+                "{CHOICE}: choose one of {}",
+                sites
+                    .iter()
+                    .map(|site| site.site_url.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(url: &str) -> SiteOption {
+        SiteOption {
+            site_url: url.into(),
+            permission_level: "siteOwner".into(),
+        }
+    }
+
+    fn refusal(result: ApiResult<&SiteOption>) -> String {
+        match result {
+            Err(ApiError::BadRequest(message)) => message,
+            other => panic!("expected a 400, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_choice_is_an_offered_site_or_the_only_one() {
+        let one = [site("https://shop.example/")];
+        assert_eq!(
+            choose_site(&one, None).unwrap().site_url,
+            "https://shop.example/"
+        );
+        let two = [
+            site("https://shop.example/"),
+            site("sc-domain:shop.example"),
+        ];
+        assert_eq!(
+            choose_site(&two, Some("sc-domain:shop.example"))
+                .unwrap()
+                .site_url,
+            "sc-domain:shop.example"
+        );
+        let missing = refusal(choose_site(&two, Some("https://other.example/")));
+        assert!(
+            missing.starts_with("search_console_site_url: "),
+            "{missing}"
+        );
+        assert!(refusal(choose_site(&two, None)).contains("choose one of"));
+        assert!(refusal(choose_site(&[], None)).contains("no Search Console site"));
+    }
+}
