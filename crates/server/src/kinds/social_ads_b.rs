@@ -85,17 +85,9 @@ async fn connect(
 struct LinkedinAds;
 
 impl AdNetwork for LinkedinAds {
-    fn kind(&self) -> ConnectionKind {
-        KIND
-    }
-
-    fn origin(&self, state: &AppState) -> String {
-        origin(state)
-    }
-
-    fn plain_id(&self) -> fn(&str) -> Option<String> {
-        social_ads_b::plain_ad_account_id
-    }
+    const KIND: ConnectionKind = KIND;
+    const DEFAULT_ORIGIN: &'static str = DEFAULT_API_BASE_URL;
+    const PLAIN_ID: fn(&str) -> Option<String> = social_ads_b::plain_ad_account_id;
 
     fn discover<'a>(
         &'a self,

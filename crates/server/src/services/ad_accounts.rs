@@ -167,12 +167,12 @@ pub struct AdsKeyInput {
 /// What an ad network's kind brings to the shared key-based connect.
 pub trait AdNetwork: Sync {
     /// The kind it connects.
-    fn kind(&self) -> ConnectionKind;
-    /// Where its vendor answers (its `PAYBACK_<KIND>_API_URL`, else the vendor's origin).
-    fn origin(&self, state: &AppState) -> String;
+    const KIND: ConnectionKind;
+    /// The vendor's own origin, where its `PAYBACK_<KIND>_API_URL` is unset.
+    const DEFAULT_ORIGIN: &'static str;
     /// The account id as the vendor spells it, from what a person typed; `None` when it is
     /// not one.
-    fn plain_id(&self) -> fn(&str) -> Option<String>;
+    const PLAIN_ID: fn(&str) -> Option<String>;
     /// The ad accounts the token reaches.
     fn discover<'a>(
         &'a self,
@@ -205,11 +205,11 @@ pub struct Probe<'a> {
 
 /// `POST /products/{slug}/connections/{ad network}`: the token proven, then stored with the
 /// account it reads.
-pub async fn connect_ads(
+pub async fn connect_ads<N: AdNetwork>(
     state: &AppState,
     caller: &Caller,
     slug: &str,
-    network: &impl AdNetwork,
+    network: &N,
     input: AdsKeyInput,
 ) -> ApiResult<SocialConnected> {
     source_config::vault(state)?;
@@ -217,8 +217,8 @@ pub async fn connect_ads(
     network.admit(state, caller, &product).await?;
     let token = input.access_token.expose().trim().to_owned();
     let prefixes = clean_prefixes(input.campaign_name_prefixes.unwrap_or_default())?;
-    let plain_id = network.plain_id();
-    let origin = network.origin(state);
+    let plain_id = N::PLAIN_ID;
+    let origin = source_config::vendor_origin(state, N::KIND, N::DEFAULT_ORIGIN);
     let (account, accounts) = match input.ad_account_id.as_deref() {
         Some(text) => {
             let id = plain_id(text).ok_or_else(|| {
@@ -266,7 +266,7 @@ pub async fn connect_ads(
         });
     };
     let keyed = Keyed {
-        kind: network.kind(),
+        kind: N::KIND,
         secret: json!({ "access_token": token }),
         config: ad_account_config(&account, &prefixes),
         audit: json!({ "ad_account_id": account.id, "campaign_name_prefixes": prefixes }),

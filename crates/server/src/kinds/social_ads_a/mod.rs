@@ -127,17 +127,9 @@ async fn connect(
 struct MetaAdsNetwork;
 
 impl AdNetwork for MetaAdsNetwork {
-    fn kind(&self) -> ConnectionKind {
-        KIND
-    }
-
-    fn origin(&self, state: &AppState) -> String {
-        origin(state)
-    }
-
-    fn plain_id(&self) -> fn(&str) -> Option<String> {
-        social_ads_a::plain_ad_account_id
-    }
+    const KIND: ConnectionKind = KIND;
+    const DEFAULT_ORIGIN: &'static str = DEFAULT_GRAPH_BASE_URL;
+    const PLAIN_ID: fn(&str) -> Option<String> = social_ads_a::plain_ad_account_id;
 
     fn discover<'a>(
         &'a self,
