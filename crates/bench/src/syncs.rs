@@ -307,6 +307,7 @@ impl Source for LoopbackSource {
                     metric: SEARCH_CLICKS.to_owned(),
                     dimension: String::new(),
                     value: clicks,
+                    detail: None,
                 }],
                 ..SyncOutput::default()
             })

@@ -159,6 +159,9 @@ pub struct Snapshot {
     pub dimension: String,
     /// A finite number.
     pub value: f64,
+    /// Text that goes with the value where its metric's docs name one (a keyword position's
+    /// ranking URL); `None` otherwise.
+    pub detail: Option<String>,
 }
 
 /// A post of an organic social page or account as one read saw it. Stored per (product, source

@@ -25,6 +25,29 @@ pub const SOCIAL_IMPRESSIONS: &str = "social_impressions";
 pub const SOCIAL_ENGAGEMENT: &str = "social_engagement";
 /// Followers of a social page at the end of the day, at `''`.
 pub const SOCIAL_FOLLOWERS: &str = "social_followers";
+/// The average position of the site in a search engine's results for a query that day
+/// (dimension: the query; 1 is the top). A detail: a window's position is the mean of the days'
+/// weighted by their impressions, never a sum.
+pub const SEARCH_POSITION: &str = "search_position";
+/// The rank of the site for a keyword an SEO tool tracks or finds it ranking for, on the day it
+/// was measured (dimension: the keyword; the snapshot's detail: the ranking URL, when given).
+pub const KEYWORD_POSITION: &str = "keyword_position";
+/// A keyword's monthly search volume as the SEO tool estimates it (dimension: the keyword).
+pub const KEYWORD_VOLUME: &str = "keyword_volume";
+/// The domain's authority score (Ahrefs' Domain Rating, 0-100), at `''`.
+pub const DOMAIN_RATING: &str = "domain_rating";
+/// Live backlinks to the domain, at `''`.
+pub const BACKLINKS: &str = "backlinks";
+/// Live referring domains of the domain, at `''`.
+pub const REFERRING_DOMAINS: &str = "referring_domains";
+/// The domain's rank by organic traffic in the tool's database (Semrush `Rk`), at `''`.
+pub const DOMAIN_RANK: &str = "domain_rank";
+/// Keywords the domain ranks for in the top organic results (Semrush `Or`), at `''`.
+pub const ORGANIC_KEYWORDS: &str = "organic_keywords";
+/// The domain's estimated monthly organic visits (Semrush `Ot`), at `''`.
+pub const ORGANIC_TRAFFIC: &str = "organic_traffic";
+/// The site audit's health score, 0-100, at `''`.
+pub const SITE_HEALTH: &str = "site_health";
 
 /// How a report makes one value of a day out of a metric's snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +59,9 @@ pub enum DayValue {
     /// The value at dimension `''`; the mean when several sources report one; none when none
     /// does (no measurement is not a score of 0).
     Whole,
+    /// No value of a day: each dimension is a detail read as it is (a query's position, a
+    /// keyword's rank), never added up.
+    Details,
 }
 
 /// One metric word and how a day of it is read.
@@ -45,7 +71,8 @@ pub struct SnapshotMetric {
     pub day_value: DayValue,
 }
 
-/// Every metric a source may write. The timeseries reads each into its column of the same name.
+/// Every metric a source may write. The timeseries reads the search, AI-visibility and social
+/// words into its columns of the same name; the demand report reads the rest.
 pub const METRICS: &[SnapshotMetric] = &[
     SnapshotMetric {
         word: SEARCH_CLICKS,
@@ -71,6 +98,46 @@ pub const METRICS: &[SnapshotMetric] = &[
         word: SOCIAL_FOLLOWERS,
         day_value: DayValue::SumOfWholes,
     },
+    SnapshotMetric {
+        word: SEARCH_POSITION,
+        day_value: DayValue::Details,
+    },
+    SnapshotMetric {
+        word: KEYWORD_POSITION,
+        day_value: DayValue::Details,
+    },
+    SnapshotMetric {
+        word: KEYWORD_VOLUME,
+        day_value: DayValue::Details,
+    },
+    SnapshotMetric {
+        word: DOMAIN_RATING,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: BACKLINKS,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: REFERRING_DOMAINS,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: DOMAIN_RANK,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: ORGANIC_KEYWORDS,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: ORGANIC_TRAFFIC,
+        day_value: DayValue::Whole,
+    },
+    SnapshotMetric {
+        word: SITE_HEALTH,
+        day_value: DayValue::Whole,
+    },
 ];
 
 /// The metric of `word`, if a source may write it.
@@ -90,7 +157,7 @@ mod tests {
     #[test]
     fn every_word_is_listed_once_and_found() {
         let mut words = words();
-        assert_eq!(words.len(), 6);
+        assert_eq!(words.len(), 16);
         words.sort_unstable();
         words.dedup();
         assert_eq!(words.len(), METRICS.len());

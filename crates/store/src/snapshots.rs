@@ -5,7 +5,7 @@
 //! values as they are (`dimension_days`, `latest_before`: the social report's networks).
 
 use payback_domain::Timestamp;
-use payback_domain::snapshot_metric::{DayValue, SnapshotMetric};
+use payback_domain::snapshot_metric::{self, DayValue};
 
 use crate::error::StoreResult;
 use crate::{Db, Tx};
@@ -19,6 +19,8 @@ pub struct SnapshotRow {
     /// What the value is about; `''` for the whole property.
     pub dimension: String,
     pub value: f64,
+    /// Text that goes with the value (a keyword position's ranking URL); `None` otherwise.
+    pub detail: Option<String>,
 }
 
 /// Inserts `rows` of a source `kind`, replacing the value of every key already stored (a
@@ -32,11 +34,12 @@ pub async fn upsert(
     rows: &[SnapshotRow],
     now: Timestamp,
 ) -> StoreResult<()> {
-    // 7 parameters a row: under SQLite's 32766.
+    // 8 parameters a row: under SQLite's 32766.
     for chunk in rows.chunks(1_000) {
         on_tx!(tx, conn => {
             let mut query = sqlx::QueryBuilder::new(
-                "INSERT INTO snapshots (product_id, kind, day, metric, dimension, value, updated_at) ",
+                "INSERT INTO snapshots \
+                 (product_id, kind, day, metric, dimension, value, detail, updated_at) ",
             );
             query.push_values(chunk, |mut row, snapshot| {
                 row.push_bind(product_id)
@@ -45,11 +48,12 @@ pub async fn upsert(
                     .push_bind(&snapshot.metric)
                     .push_bind(&snapshot.dimension)
                     .push_bind(snapshot.value)
+                    .push_bind(&snapshot.detail)
                     .push_bind(now.millis());
             });
             query.push(
                 " ON CONFLICT (product_id, kind, day, metric, dimension) DO UPDATE SET \
-                 value = excluded.value, updated_at = excluded.updated_at",
+                 value = excluded.value, detail = excluded.detail, updated_at = excluded.updated_at",
             );
             query.build().execute(conn).await.map(|done| done.rows_affected())
         })?;
@@ -66,7 +70,7 @@ pub struct DailyValue {
 }
 
 /// Each of `metrics`' value per day from `first_day` to `last_day` inclusive, over every source
-/// kind: [`DayValue::SumOfDimensions`] sums every dimension, [`DayValue::SumOfWholes`] sums the
+/// kind (a word that is not a metric, or whose days are [`DayValue::Details`], reads nothing): [`DayValue::SumOfDimensions`] sums every dimension, [`DayValue::SumOfWholes`] sums the
 /// values at dimension `''`, [`DayValue::Whole`] is their mean. Days without a value are absent.
 /// One statement; each branch walks `snapshots_by_metric`.
 pub async fn daily_values(
@@ -74,7 +78,7 @@ pub async fn daily_values(
     product_id: &str,
     first_day: &str,
     last_day: &str,
-    metrics: &[SnapshotMetric],
+    metrics: &[&str],
 ) -> StoreResult<Vec<DailyValue>> {
     let rules = [
         (DayValue::SumOfDimensions, "SUM(value)", ""),
@@ -86,8 +90,10 @@ pub async fn daily_values(
         .filter_map(|(rule, fold, filter)| {
             let words: Vec<&str> = metrics
                 .iter()
-                .filter(|metric| metric.day_value == rule)
-                .map(|metric| metric.word)
+                .filter(|word| {
+                    snapshot_metric::find(word).is_some_and(|metric| metric.day_value == rule)
+                })
+                .copied()
                 .collect();
             (!words.is_empty()).then_some((fold, filter, words))
         })

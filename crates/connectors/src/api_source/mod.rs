@@ -1,5 +1,6 @@
 //! The [`Source`] of every kind that reads a vendor's HTTP API (`search_ads`, `social_ads_a`,
-//! `social_ads_b`, `social_a`, `payments`), written once: the run's HTTP client, the
+//! `social_ads_b`, `social_a`, `payments`, the search consoles and every key-based kind after
+//! them), written once: the run's HTTP client, the
 //! connection's config and the product's currency are held here, and what differs per kind (how
 //! it tests, reads and disconnects, whether it changes budgets) is its config's [`ApiConfig`]
 //! (and [`ApiBudgets`]).
@@ -12,22 +13,30 @@ use std::fmt::Debug;
 
 use crate::budget::BudgetWriter;
 use crate::source::{PageSink, Revocation, Source, SourceFuture};
-use crate::{SyncOutput, SyncWindow};
+use crate::{ConnectorError, SyncOutput, SyncWindow};
 
-/// One kind's connection settings, with the calls that make a [`Source`] of them. Each call gets
-/// the whole source, so it reaches the HTTP client and the product's currency too.
+/// One kind's connection settings, with the calls that make a [`Source`] of them: a kind writes
+/// its test and its read here, once. Each call gets the whole source, so it reaches the HTTP
+/// client and the product's currency too.
 pub trait ApiConfig: Debug + Send + Sync + Sized {
     /// One cheap live read proving the credential; answers the line `test` shows.
-    fn test(source: &ApiSource<Self>) -> SourceFuture<'_, String>;
+    fn test(
+        source: &ApiSource<Self>,
+    ) -> impl Future<Output = Result<String, ConnectorError>> + Send;
 
     /// Reads `window`. An API answers a window's rows in pages far smaller than a database's
     /// tables, so everything comes back in the batch, written once the read is complete.
-    fn read(source: &ApiSource<Self>, window: SyncWindow) -> SourceFuture<'_, SyncOutput>;
+    fn read(
+        source: &ApiSource<Self>,
+        window: SyncWindow,
+    ) -> impl Future<Output = Result<SyncOutput, ConnectorError>> + Send;
 
     /// Ends Payback's access upstream. By default nothing is revoked: a key or a token the
     /// customer pasted stays theirs.
-    fn disconnect(_source: &ApiSource<Self>) -> SourceFuture<'_, Revocation> {
-        Box::pin(async { Ok(Revocation::NothingToRevoke) })
+    fn disconnect(
+        _source: &ApiSource<Self>,
+    ) -> impl Future<Output = Result<Revocation, ConnectorError>> + Send {
+        async { Ok(Revocation::NothingToRevoke) }
     }
 
     /// The budget writer of a kind that changes budgets (`Some(source)` where the config is also
@@ -71,7 +80,7 @@ impl<C: ApiConfig> ApiSource<C> {
 
 impl<C: ApiConfig> Source for ApiSource<C> {
     fn test(&self) -> SourceFuture<'_, String> {
-        C::test(self)
+        Box::pin(C::test(self))
     }
 
     fn sync<'a>(
@@ -79,11 +88,11 @@ impl<C: ApiConfig> Source for ApiSource<C> {
         window: SyncWindow,
         _pages: &'a mut dyn PageSink,
     ) -> SourceFuture<'a, SyncOutput> {
-        C::read(self, window)
+        Box::pin(C::read(self, window))
     }
 
     fn disconnect(&self) -> SourceFuture<'_, Revocation> {
-        C::disconnect(self)
+        Box::pin(C::disconnect(self))
     }
 
     fn budgets(&self) -> Option<&dyn BudgetWriter> {

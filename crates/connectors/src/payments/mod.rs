@@ -21,9 +21,7 @@ use std::time::Duration;
 use payback_domain::Stage;
 use serde::{Deserialize, Serialize};
 
-use crate::{ConnectorError, SyncOutput, SyncWindow};
-use client::StripeClient;
-use mapping::{Mapper, ReadCounts};
+use crate::ConnectorError;
 
 /// Stripe's API origin; `/v1/...` paths are appended.
 pub const DEFAULT_BASE_URL: &str = "https://api.stripe.com";
@@ -125,67 +123,8 @@ pub fn describe_key(secret_key: &str) -> Result<String, ConnectorError> {
     Ok(format!("{} ({} mode)", kind.describe(), kind.mode()))
 }
 
-/// Proves the key with one cheap read of each list `sync` needs (so a restricted key missing a
-/// permission fails here, at connect time, rather than at the first sync). Answers a line such as
-/// `secret key works (test mode)`.
-pub async fn test(
-    http: &reqwest::Client,
-    config: &PaymentsConfig,
-) -> Result<String, ConnectorError> {
-    let kind = key::check(&config.secret_key)?;
-    let client = StripeClient::new(http, config);
-    for list in [client::CHARGES, client::REFUNDS, client::DISPUTES] {
-        client.probe(list).await?;
-    }
-    Ok(format!("{} works ({} mode)", kind.describe(), kind.mode()))
-}
-
 /// How far before the window disputes are re-read. A dispute is decided weeks after it opens (the
 /// card networks take up to ~75 days after evidence), long after the 7-day re-sync has moved on
 /// from its creation; without this a dispute stored while open and won later would stay a loss
 /// forever. Re-reading is harmless: every row is deduplicated by its Stripe id.
 pub const DISPUTE_LOOKBACK_MS: i64 = 120 * payback_domain::DAY_MS;
-
-/// Reads the charges and refunds created in `window`, and the disputes created in it or in the
-/// [`DISPUTE_LOOKBACK_MS`] before it, and maps them to events.
-/// `product_currency` is the product's code; records in any other currency are skipped and
-/// counted in `detail`, never converted.
-pub async fn sync(
-    http: &reqwest::Client,
-    config: &PaymentsConfig,
-    window: SyncWindow,
-    product_currency: &str,
-) -> Result<SyncOutput, ConnectorError> {
-    key::check(&config.secret_key)?;
-    let currency = payback_domain::validation::normalize_currency(product_currency.trim())
-        .map_err(|msg| ConnectorError::Config(format!("product currency {msg}")))?;
-    let client = StripeClient::new(http, config);
-    let created = client::created_range(window);
-    let charges: Vec<wire::Charge> = client.list(client::CHARGES, &created).await?;
-    let refunds: Vec<wire::Refund> = client.list(client::REFUNDS, &created).await?;
-    let dispute_window = SyncWindow {
-        from: window.from.minus_millis(DISPUTE_LOOKBACK_MS),
-        to: window.to,
-    };
-    let dispute_created = client::created_range(dispute_window);
-    let disputes: Vec<wire::Dispute> = client.list(client::DISPUTES, &dispute_created).await?;
-
-    let mut mapper = Mapper::new(&currency, config.default_stage);
-    for charge in &charges {
-        mapper.charge(charge)?;
-    }
-    for refund in &refunds {
-        mapper.refund(refund)?;
-    }
-    for dispute in &disputes {
-        mapper.dispute(dispute)?;
-    }
-    let read = ReadCounts {
-        charges: charges.len(),
-        refunds: refunds.len(),
-        disputes: disputes.len(),
-    };
-    let output = mapper.finish(read);
-    tracing::info!(events = output.events.len(), detail = %output.detail, "payments sync read");
-    Ok(output)
-}

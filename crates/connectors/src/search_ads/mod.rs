@@ -28,11 +28,8 @@ pub use source::SearchAdsSource;
 
 use std::fmt;
 
-use payback_domain::money::format_cents;
-
-use crate::batch::{DayRange, SpendRead};
+use crate::ConnectorError;
 use crate::oauth::OAuthClient;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
 use client::{Account, AdsClient};
 
 /// The Google Ads API version every path starts with. v26 is the latest active version (Google
@@ -134,71 +131,6 @@ pub fn plain_customer_id(text: &str) -> Option<String> {
         .filter(|c| *c != '-' && !c.is_whitespace())
         .collect();
     gaql::is_digits(&digits).then_some(digits)
-}
-
-/// Reads the account (one cheap query) and answers a line such as `Google Ads account
-/// 123-456-7890 "Acme" answers (USD)`. A manager account, or one in another currency than the
-/// product's, fails here as it would at the first sync.
-pub async fn test(
-    http: &reqwest::Client,
-    config: &SearchAdsConfig,
-    product_currency: &str,
-) -> Result<String, ConnectorError> {
-    let account = config.account()?;
-    let client = config.client(http).await?;
-    let info = customer::read(&client, account).await?;
-    info.check_not_manager()?;
-    let currency = info.check_currency(product_currency)?;
-    let zone = info
-        .time_zone
-        .as_deref()
-        .map(|zone| format!(", days in {zone}"))
-        .unwrap_or_default();
-    Ok(format!(
-        "Google Ads account {} answers ({currency}{zone})",
-        info.label()
-    ))
-}
-
-/// Reads the account's spend over the UTC days of `window` (Google's days are the account's
-/// own time zone's; each is stored as the day Google names). Fails with
-/// [`ConnectorError::Config`] when the account counts in another currency than the product.
-pub async fn sync(
-    http: &reqwest::Client,
-    config: &SearchAdsConfig,
-    window: SyncWindow,
-    product_currency: &str,
-) -> Result<SyncOutput, ConnectorError> {
-    let account = config.account()?;
-    let days = DayRange::of_window(window);
-    let client = config.client(http).await?;
-    let info = customer::read(&client, account).await?;
-    info.check_not_manager()?;
-    let currency = info.check_currency(product_currency)?;
-    let read = spend::read(&client, account, &days, &currency).await?;
-    let cents: i64 = read.rows.iter().map(|row| row.spend_cents).sum();
-    let detail = format!(
-        "Google Ads account {}: {}..{}, {} in {} ad rows and {} campaign rows beyond ads; {} \
-         keyword rows",
-        info.label(),
-        days.first,
-        days.last,
-        format_cents(cents, &currency),
-        read.ad_rows,
-        read.remainder_rows,
-        read.keywords.len()
-    );
-    tracing::info!(detail = %detail, "search ads sync read");
-    Ok(SyncOutput {
-        spend: vec![SpendRead {
-            ad_account: account.customer_id.to_owned(),
-            days,
-            rows: read.rows,
-            keywords: read.keywords,
-        }],
-        detail,
-        ..SyncOutput::default()
-    })
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@ use axum::routing::get;
 use payback_domain::Timestamp;
 
 use super::*;
-use crate::Source;
+use crate::api_source::ApiConfig;
+use crate::{Source, SyncWindow};
 
 const KEY: &str = "bing-loopback-key-0123456789";
 const SITE: &str = "https://shop.example/";
@@ -98,9 +99,8 @@ fn window() -> SyncWindow {
 async fn sync_reads_query_stats_of_the_site_inside_the_window() {
     let state = Shared::default();
     let origin = serve(state.clone()).await;
-    let output = super::sync(&http(), &config(&origin), window())
-        .await
-        .unwrap();
+    let source = SearchBSource::new(http(), config(&origin));
+    let output = SearchBConfig::read(&source, window()).await.unwrap();
     assert_eq!(output.snapshots.len(), 6, "{output:?}");
     let clicks: f64 = output
         .snapshots

@@ -73,6 +73,7 @@ pub(crate) fn query_days(
                 dimension: query.clone(),
                 // Counts far below 2^53: exact as f64.
                 value: value as f64,
+                detail: None,
             });
         }
         queries.insert(query);

@@ -22,9 +22,8 @@ pub use source::SearchBSource;
 
 use std::fmt;
 
-use crate::batch::DayRange;
+use crate::ConnectorError;
 use crate::payments::RetryPolicy;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
 use client::BingClient;
 
 /// Bing's API origin; `/webmaster/api.svc/json/...` paths are appended.
@@ -120,59 +119,6 @@ pub fn find_site<'a>(
                 "site_url: {site_url} is not a site of this key's account"
             ))
         })
-}
-
-/// Proves the key reaches the connection's site with one `GetUserSites`; answers a line such as
-/// `Bing Webmaster Tools key reaches https://shop.example/ (verified)`.
-pub(crate) async fn test(
-    http: &reqwest::Client,
-    config: &SearchBConfig,
-) -> Result<String, ConnectorError> {
-    let client = config.client(http)?;
-    let sites = sites(&client).await?;
-    let site = find_site(&sites, &config.site_url)?;
-    let state = if site.verified {
-        "verified"
-    } else {
-        "not verified yet: Bing keeps no search data for it"
-    };
-    Ok(format!(
-        "Bing Webmaster Tools key reaches {} ({state})",
-        config.site_url
-    ))
-}
-
-/// Reads the site's query stats (`GetQueryStats`, the site's whole history in one answer) and
-/// keeps the UTC days of `window` as snapshots. Page stats are never read.
-pub(crate) async fn sync(
-    http: &reqwest::Client,
-    config: &SearchBConfig,
-    window: SyncWindow,
-) -> Result<SyncOutput, ConnectorError> {
-    let client = config.client(http)?;
-    let rows: Vec<wire::QueryStats> = client
-        .get("GetQueryStats", &[("siteUrl", config.site_url.as_str())])
-        .await?;
-    let days = DayRange::of_window(window);
-    let read = mapping::query_days(&rows, &days)?;
-    let detail = format!(
-        "Bing site {}: {}..{}, {} clicks and {} impressions over {} queries on {} days \
-         ({} rows of other days left out)",
-        config.site_url,
-        days.first,
-        days.last,
-        read.clicks,
-        read.impressions,
-        read.queries,
-        read.days,
-        read.outside
-    );
-    tracing::info!(detail = %detail, "bing webmaster sync read");
-    Ok(SyncOutput {
-        snapshots: read.snapshots,
-        detail,
-        ..SyncOutput::default()
-    })
 }
 
 #[cfg(test)]

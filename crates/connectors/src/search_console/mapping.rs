@@ -43,6 +43,7 @@ fn snapshot(day: &str, metric: &str, query: &str, value: f64) -> Snapshot {
         metric: metric.to_owned(),
         dimension: query.to_owned(),
         value,
+        detail: None,
     }
 }
 

@@ -22,9 +22,8 @@ pub use source::SearchConsoleSource;
 
 use std::fmt;
 
-use crate::batch::DayRange;
+use crate::ConnectorError;
 use crate::oauth::OAuthClient;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
 use client::ConsoleClient;
 
 /// The Search Console API's origin; `/webmasters/v3/...` paths are appended.
@@ -97,58 +96,6 @@ impl fmt::Debug for SearchConsoleConfig {
             .field("retry", &self.retry)
             .finish()
     }
-}
-
-/// Reads the site (`sites.get`, one cheap call) and answers a line such as `Search Console site
-/// https://shop.example/ answers (siteOwner)`. A site the login lost fails here with Google's
-/// message.
-pub async fn test(
-    http: &reqwest::Client,
-    config: &SearchConsoleConfig,
-) -> Result<String, ConnectorError> {
-    let client = config.client(http).await?;
-    let site = client.site(&config.site_url).await?;
-    if site.permission_level == sites::UNVERIFIED {
-        return Err(ConnectorError::Unauthorized(format!(
-            "Search Console lists {} as unverified for the Google login that granted access, \
-             which may read none of its data: verify the site, or reconnect with a login that \
-             owns it",
-            config.site_url
-        )));
-    }
-    Ok(format!(
-        "Search Console site {} answers ({})",
-        site.site_url, site.permission_level
-    ))
-}
-
-/// Reads the site's clicks and impressions per day and query over the UTC days of `window`
-/// (Search Console's days are Pacific time; each is stored as the day Google names).
-pub async fn sync(
-    http: &reqwest::Client,
-    config: &SearchConsoleConfig,
-    window: SyncWindow,
-) -> Result<SyncOutput, ConnectorError> {
-    let days = DayRange::of_window(window);
-    let client = config.client(http).await?;
-    let rows = analytics::read(&client, &config.site_url, &days, config.row_limit).await?;
-    let snapshots = mapping::snapshots(&rows).map_err(ConnectorError::Vendor)?;
-    let clicks: f64 = rows.iter().map(|row| row.clicks).sum();
-    let impressions: f64 = rows.iter().map(|row| row.impressions).sum();
-    let detail = format!(
-        "Search Console site {}: {}..{}, {} rows of day and query, {clicks} clicks, \
-         {impressions} impressions",
-        config.site_url,
-        days.first,
-        days.last,
-        rows.len()
-    );
-    tracing::info!(detail = %detail, "search console sync read");
-    Ok(SyncOutput {
-        snapshots,
-        detail,
-        ..SyncOutput::default()
-    })
 }
 
 #[cfg(test)]

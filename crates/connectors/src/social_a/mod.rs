@@ -21,17 +21,15 @@ mod http_tests;
 pub use crate::payments::RetryPolicy;
 pub use source::SocialASource;
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use payback_domain::{DAY_MS, Timestamp};
 
+use crate::ConnectorError;
 use crate::batch::DayRange;
 use crate::graph::DEFAULT_GRAPH_BASE_URL;
 use crate::graph::client::GraphClient;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
-use insights::{InsightsAnswer, PAGE_ENGAGEMENT, PAGE_HISTORY_DAYS};
-use snapshots::Figures;
+use insights::PAGE_HISTORY_DAYS;
 
 /// One `social_a` connection, its token opened. `Debug` never prints the token.
 #[derive(Clone)]
@@ -89,101 +87,6 @@ impl fmt::Debug for SocialAConfig {
             .field("revoke_on_disconnect", &self.revoke_on_disconnect)
             .finish()
     }
-}
-
-/// Opens the page (exchanging for its token when needed), reads its recent daily engagement to
-/// prove Page Insights answer, and answers a line such as `Facebook page 101 "Shop" answers
-/// (1234 followers; Instagram @shop linked)`.
-pub async fn test(
-    http: &reqwest::Client,
-    config: &SocialAConfig,
-) -> Result<String, ConnectorError> {
-    let (client, page) = page::open(http, config).await?;
-    let _: InsightsAnswer = client
-        .get(
-            &format!("{}/insights", page.id),
-            &[
-                ("metric", PAGE_ENGAGEMENT.to_owned()),
-                ("period", "day".to_owned()),
-            ],
-        )
-        .await?;
-    let followers = page
-        .followers
-        .map(|n| format!("{n} followers"))
-        .unwrap_or_else(|| "followers not shown".to_owned());
-    let instagram = match &page.instagram {
-        Some(account) => format!("Instagram {} linked", account.label()),
-        None => "no Instagram account linked".to_owned(),
-    };
-    Ok(format!(
-        "Facebook page {} answers ({followers}; {instagram})",
-        page.label()
-    ))
-}
-
-/// Reads the page's (and its Instagram account's) daily figures over the days of `window`,
-/// the followers counts for its last day, and the recent posts published in it (stored as they
-/// are, and their engagement as snapshot details).
-pub async fn sync(
-    http: &reqwest::Client,
-    config: &SocialAConfig,
-    window: SyncWindow,
-) -> Result<SyncOutput, ConnectorError> {
-    let asked = DayRange::of_window(window);
-    let days = within_history(&asked);
-    let (client, page) = page::open(http, config).await?;
-    let facebook_days = insights::page_days(&client, &page.id, &days).await?;
-    let mut recent = posts::facebook(&client, &page.id, &days).await?;
-    let mut instagram_days = BTreeMap::new();
-    if let Some(account) = &page.instagram {
-        instagram_days = insights::instagram_days(&client, &account.id, &days).await?;
-        recent.extend(posts::instagram(&client, &account.id, &days).await?);
-    }
-    let figures = Figures {
-        facebook_days,
-        instagram_days,
-        followers_day: Some(days.last.clone()),
-        facebook_followers: page.followers,
-        instagram_followers: page
-            .instagram
-            .as_ref()
-            .and_then(|account| account.followers),
-        posts: recent.iter().map(posts::figure).collect(),
-    };
-    let snapshots = snapshots::snapshots(&figures);
-    let mut detail = format!(
-        "Facebook page {}: {}..{}, {} days of page insights",
-        page.label(),
-        days.first,
-        days.last,
-        figures.facebook_days.len()
-    );
-    if let Some(account) = &page.instagram {
-        detail.push_str(&format!(
-            ", {} days of Instagram {} insights",
-            figures.instagram_days.len(),
-            account.label()
-        ));
-    }
-    detail.push_str(&format!(
-        ", {} recent posts; {} snapshot values",
-        figures.posts.len(),
-        snapshots.len()
-    ));
-    if days.first != asked.first {
-        detail.push_str(&format!(
-            "; Page Insights keep two years, so days before {} were not read",
-            days.first
-        ));
-    }
-    tracing::info!(detail = %detail, "social page sync read");
-    Ok(SyncOutput {
-        snapshots,
-        posts: recent,
-        detail,
-        ..SyncOutput::default()
-    })
 }
 
 /// `days` starting no earlier than the two years Page Insights keep, counted back from the last

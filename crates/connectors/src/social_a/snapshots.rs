@@ -110,6 +110,7 @@ fn snapshot(day: &str, metric: &str, dimension: &str, value: f64) -> Snapshot {
         metric: metric.to_owned(),
         dimension: dimension.to_owned(),
         value,
+        detail: None,
     }
 }
 

@@ -26,12 +26,10 @@ pub use source::SocialAdsASource;
 
 use std::fmt;
 
-use payback_domain::money::format_cents;
-
-use crate::batch::{DayRange, SpendRead};
+use crate::ConnectorError;
+use crate::batch::DayRange;
 use crate::graph::DEFAULT_GRAPH_BASE_URL;
 use crate::graph::client::GraphClient;
-use crate::{ConnectorError, SyncOutput, SyncWindow};
 
 /// How far back Meta answers insights, in months.
 const INSIGHTS_MONTHS: i32 = 37;
@@ -126,92 +124,6 @@ pub fn campaign_matches(name: &str, prefixes: &[String]) -> bool {
         return true;
     }
     prefixes.any(|prefix| name.starts_with(&prefix))
-}
-
-/// Reads the account and answers a line such as `Meta ad account 123 "Shop" answers (USD, days
-/// in Europe/Berlin)`. An account in another currency than the product's, or not active, fails
-/// here as it would matter at the first sync or budget change.
-pub async fn test(
-    http: &reqwest::Client,
-    config: &SocialAdsAConfig,
-    product_currency: &str,
-) -> Result<String, ConnectorError> {
-    let id = config.account_id()?;
-    let client = config.client(http)?;
-    let info = account::read(&client, &id).await?;
-    let currency = info.check_currency(product_currency)?;
-    info.check_active()?;
-    let zone = info
-        .time_zone
-        .as_deref()
-        .map(|zone| format!(", days in {zone}"))
-        .unwrap_or_default();
-    Ok(format!(
-        "Meta ad account {} answers ({currency}{zone})",
-        info.label()
-    ))
-}
-
-/// Reads the account's spend over the days of `window` (Meta's days are the account's time
-/// zone's; each is stored as the day Meta names). Fails with [`ConnectorError::Config`] when the
-/// account counts in another currency than the product.
-pub async fn sync(
-    http: &reqwest::Client,
-    config: &SocialAdsAConfig,
-    window: SyncWindow,
-    product_currency: &str,
-) -> Result<SyncOutput, ConnectorError> {
-    let id = config.account_id()?;
-    let asked = DayRange::of_window(window);
-    let days = within_reach(&asked);
-    let client = config.client(http)?;
-    let info = account::read(&client, &id).await?;
-    let currency = info.check_currency(product_currency)?;
-    let read = insights::read(&client, &id, &days).await?;
-    let assembled = spend::assemble(
-        read.rows,
-        &days,
-        &currency,
-        product_currency,
-        &config.campaign_name_prefixes,
-    )?;
-    let cents: i64 = assembled.rows.iter().map(|row| row.spend_cents).sum();
-    let mut detail = format!(
-        "Meta ad account {}: {}..{}, {} in {} ad rows of {} campaigns",
-        info.label(),
-        days.first,
-        days.last,
-        format_cents(cents, &currency),
-        assembled.rows.len(),
-        assembled.campaigns
-    );
-    if assembled.left_out > 0 {
-        detail.push_str(&format!(
-            "; {} rows of campaigns outside the name filter left out",
-            assembled.left_out
-        ));
-    }
-    if read.via_report {
-        detail.push_str("; read as an async report");
-    }
-    if days.first != asked.first {
-        detail.push_str(&format!(
-            "; Meta keeps insights for {INSIGHTS_MONTHS} months, so {}..{} was not read",
-            asked.first,
-            previous_day(&days.first).unwrap_or_else(|| days.first.clone())
-        ));
-    }
-    tracing::info!(detail = %detail, "social ads sync read");
-    Ok(SyncOutput {
-        spend: vec![SpendRead {
-            ad_account: id,
-            days,
-            rows: assembled.rows,
-            keywords: Vec::new(),
-        }],
-        detail,
-        ..SyncOutput::default()
-    })
 }
 
 /// `days` starting no earlier than Meta's insights reach: [`INSIGHTS_MONTHS`] months before the

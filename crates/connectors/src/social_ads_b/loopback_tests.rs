@@ -265,8 +265,8 @@ async fn test_reads_the_account_with_every_documented_header() {
 #[tokio::test]
 async fn an_account_in_another_currency_is_refused() {
     let state = state("EUR");
-    let config = config(&state).await;
-    match test(&http(), &config, "USD").await {
+    let source = SocialAdsBSource::new(http(), config(&state).await, "USD");
+    match source.test().await {
         Err(ConnectorError::Config(line)) => {
             assert!(line.contains("EUR") && line.contains("USD"), "{line}");
         }
@@ -277,7 +277,6 @@ async fn an_account_in_another_currency_is_refused() {
         to: now(),
     };
     let mut pages = NoPages;
-    let source = SocialAdsBSource::new(http(), config, "USD");
     assert!(matches!(
         source.sync(window, &mut pages).await,
         Err(ConnectorError::Config(_))
@@ -294,8 +293,8 @@ async fn a_revoked_token_asks_for_a_reconnect_and_is_never_quoted() {
                 "message": "The token used in the request has been revoked by the user ({TOKEN})"}}"#
         ),
     ));
-    let config = config(&state).await;
-    match test(&http(), &config, "USD").await {
+    let source = SocialAdsBSource::new(http(), config(&state).await, "USD");
+    match source.test().await {
         Err(ConnectorError::Unauthorized(line)) => assert_eq!(line, RECONNECT),
         other => panic!("{other:?}"),
     }
@@ -309,7 +308,7 @@ async fn a_revoked_token_asks_for_a_reconnect_and_is_never_quoted() {
                 "message": "Not enough permissions to access: adAccounts.GET.20260701 {TOKEN}"}}"#
         ),
     ));
-    match test(&http(), &config, "USD").await {
+    match source.test().await {
         Err(ConnectorError::Unauthorized(line)) => {
             assert!(line.contains("r_ads"), "{line}");
             assert!(!line.contains(TOKEN), "{line}");
@@ -324,7 +323,7 @@ async fn server_errors_are_retried_then_reported_unreachable() {
     state.lock().unwrap().fail_with = Some((503, "<html>unavailable</html>".to_owned()));
     let config = config(&state).await;
     assert!(matches!(
-        test(&http(), &config, "USD").await,
+        SocialAdsBSource::new(http(), config, "USD").test().await,
         Err(ConnectorError::Unreachable(_))
     ));
     // The call and its two retries.

@@ -41,8 +41,8 @@ pub use source::SocialAdsBSource;
 
 use std::fmt;
 
+use payback_domain::Timestamp;
 use payback_domain::money::format_cents;
-use payback_domain::{Clock, SystemClock, Timestamp};
 
 use crate::batch::{DayRange, SpendRead};
 use crate::payments::RetryPolicy;
@@ -120,36 +120,6 @@ impl fmt::Debug for SocialAdsBConfig {
 /// anything else.
 pub fn plain_ad_account_id(text: &str) -> Option<String> {
     urn::plain_id(urn::ACCOUNT, text)
-}
-
-/// Reads the ad account and answers a line such as `LinkedIn ad account 123 "Acme" answers
-/// (USD)`. An account in another currency than the product's, or one that is not active, fails
-/// with [`ConnectorError::Config`] naming why.
-pub(crate) async fn test(
-    http: &reqwest::Client,
-    config: &SocialAdsBConfig,
-    product_currency: &str,
-) -> Result<String, ConnectorError> {
-    let id = config.account_id()?;
-    let client = config.client(http)?;
-    let info = account::read(&client, &id).await?;
-    let currency = info.check_currency(product_currency)?;
-    info.check_active()?;
-    Ok(format!(
-        "LinkedIn ad account {} answers ({currency})",
-        info.label()
-    ))
-}
-
-/// Reads the account's spend over the UTC days of `window` (LinkedIn's analytics days are UTC
-/// days), as of now.
-pub(crate) async fn sync(
-    http: &reqwest::Client,
-    config: &SocialAdsBConfig,
-    window: SyncWindow,
-    product_currency: &str,
-) -> Result<SyncOutput, ConnectorError> {
-    sync_as_of(http, config, window, product_currency, SystemClock.now()).await
 }
 
 /// [`sync`] with the instant retention is measured from. The account must count in the

@@ -2,11 +2,12 @@
 //! [`ApiSource`]: `test` reads the ad account, `sync` its spend; nothing is ever written to
 //! LinkedIn.
 
-use crate::api_source::{ApiConfig, ApiSource, ReadsMoney};
-use crate::source::SourceFuture;
-use crate::{SyncOutput, SyncWindow};
+use payback_domain::{Clock, SystemClock};
 
-use super::SocialAdsBConfig;
+use crate::api_source::{ApiConfig, ApiSource, ReadsMoney};
+use crate::{ConnectorError, SyncOutput, SyncWindow};
+
+use super::{SocialAdsBConfig, account, sync_as_of};
 
 /// One LinkedIn ad account, ready to read for one product. Spend in another currency fails the
 /// run by name, never converted or mixed.
@@ -19,19 +20,34 @@ pub type SocialAdsBSource = ApiSource<SocialAdsBConfig>;
 impl ReadsMoney for SocialAdsBConfig {}
 
 impl ApiConfig for SocialAdsBConfig {
-    /// Proves the token reads the account and the account fits the product.
-    fn test(source: &SocialAdsBSource) -> SourceFuture<'_, String> {
-        Box::pin(super::test(&source.http, &source.config, &source.currency))
+    /// Reads the ad account and answers a line such as `LinkedIn ad account 123 "Acme" answers
+    /// (USD)`. An account in another currency than the product's, or one that is not active, fails
+    /// with [`ConnectorError::Config`] naming why.
+    async fn test(source: &SocialAdsBSource) -> Result<String, ConnectorError> {
+        let (http, config) = (&source.http, &source.config);
+        let product_currency = source.currency.as_str();
+        let id = config.account_id()?;
+        let client = config.client(http)?;
+        let info = account::read(&client, &id).await?;
+        let currency = info.check_currency(product_currency)?;
+        info.check_active()?;
+        Ok(format!(
+            "LinkedIn ad account {} answers ({currency})",
+            info.label()
+        ))
     }
 
+    /// Reads the account's spend over the UTC days of `window` (LinkedIn's analytics days are UTC
+    /// days), as of now.
+    ///
     /// Spend is a few rows per creative and day: it comes back in the batch, which replaces the
     /// account's days in one transaction.
-    fn read(source: &SocialAdsBSource, window: SyncWindow) -> SourceFuture<'_, SyncOutput> {
-        Box::pin(super::sync(
-            &source.http,
-            &source.config,
-            window,
-            &source.currency,
-        ))
+    async fn read(
+        source: &SocialAdsBSource,
+        window: SyncWindow,
+    ) -> Result<SyncOutput, ConnectorError> {
+        let (http, config) = (&source.http, &source.config);
+        let product_currency = source.currency.as_str();
+        sync_as_of(http, config, window, product_currency, SystemClock.now()).await
     }
 }

@@ -23,11 +23,9 @@ pub use source::SqlSource;
 
 use std::net::IpAddr;
 
-use payback_domain::event_map::EventMap;
-
+use crate::ConnectorError;
+use crate::database::ReadLimits;
 use crate::database::schema::SchemaSummary;
-use crate::database::{EventSink, ReadLimits};
-use crate::{ConnectorError, SyncWindow};
 use session::Session;
 
 /// What one connection of `sql_a` or `sql_b` reads with.
@@ -43,24 +41,6 @@ pub struct SqlConfig {
     /// How messages name the host, user and database.
     pub naming: Naming,
     pub limits: ReadLimits,
-}
-
-/// Connects and reports what the connector sees, e.g.
-/// `PostgreSQL 15.20 answers; database shop, 12 tables readable; read-only session`.
-pub async fn test(config: &SqlConfig) -> Result<String, ConnectorError> {
-    let mut session = Session::open(config).await?;
-    let tables = introspect::list_tables(&mut session, None).await;
-    let settings = session.settings.clone();
-    let database = session.errors.database().to_owned();
-    session.close().await;
-    let tables = tables?;
-    // `Session::open` refused the session unless the server called it read-only.
-    Ok(format!(
-        "{} answers; {database}, {} {} readable; read-only session",
-        settings.server,
-        tables.len(),
-        if tables.len() == 1 { "table" } else { "tables" },
-    ))
 }
 
 /// How the connector's session is set up on this server: the check every read starts with
@@ -84,40 +64,4 @@ pub async fn describe(
     let summary = introspect::describe(&mut session, tables).await;
     session.close().await;
     summary
-}
-
-/// Reads every map's rows in the window into the sink, a page at a time. Answers the status
-/// line: one `MapCounts::describe` per map, joined by `; `.
-pub async fn sync(
-    config: &SqlConfig,
-    maps: &[EventMap],
-    window: SyncWindow,
-    product_currency: &str,
-    sink: &mut impl EventSink,
-) -> Result<String, ConnectorError> {
-    let mut session = Session::open(config).await?;
-    let user = session.errors.user().to_owned();
-    let mut lines = Vec::with_capacity(maps.len());
-    let mut outcome = Ok(());
-    for map in maps {
-        let line = read::read_map(
-            &mut session,
-            map,
-            window,
-            product_currency,
-            config.limits,
-            &user,
-            sink,
-        )
-        .await;
-        match line {
-            Ok(line) => lines.push(line),
-            Err(err) => {
-                outcome = Err(err);
-                break;
-            }
-        }
-    }
-    session.close().await;
-    outcome.map(|()| lines.join("; "))
 }

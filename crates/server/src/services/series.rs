@@ -54,6 +54,16 @@ pub struct TimeseriesRow {
     pub social_followers: i64,
 }
 
+/// The snapshot metrics with a column of the same name.
+const SNAPSHOT_COLUMNS: [&str; 6] = [
+    SEARCH_CLICKS,
+    SEARCH_IMPRESSIONS,
+    AI_VISIBILITY,
+    SOCIAL_IMPRESSIONS,
+    SOCIAL_ENGAGEMENT,
+    SOCIAL_FOLLOWERS,
+];
+
 /// One row per day of the window, oldest first; days with nothing read 0.
 pub async fn timeseries(
     state: &AppState,
@@ -84,7 +94,7 @@ pub async fn timeseries(
         };
     }
     let mut snapshots: HashMap<(String, String), f64> = HashMap::new();
-    for value in series::snapshot_metrics_by_day(db, &product.id, span).await? {
+    for value in series::snapshot_metrics_by_day(db, &product.id, span, &SNAPSHOT_COLUMNS).await? {
         snapshots.insert((value.day, value.metric), value.value);
     }
     let snapshot =

@@ -1,8 +1,8 @@
 //! The organic social report (`GET /products/{slug}/social`): the audience (followers now and
 //! how they moved over the window), each network's figures, the daily trend and the window's most
-//! engaged posts, from what the organic social sources (`social_a`) stored: the snapshots
-//! `social_impressions`, `social_engagement` and `social_followers` (each network's part under
-//! its dimension) and the posts of `store::social_posts`. It reads no ingested events, so it
+//! engaged posts, from what the organic social sources (`social_a`, `social_b`) stored: the
+//! snapshots `social_impressions`, `social_engagement` and `social_followers` (each network's
+//! part under its dimension) and the posts of `store::social_posts`. It reads no ingested events, so it
 //! answers at once, without waiting for the fold.
 
 use std::collections::BTreeMap;
@@ -10,7 +10,7 @@ use std::ops::Bound;
 
 use payback_domain::Timestamp;
 use payback_domain::snapshot_metric::{
-    METRICS, SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS,
+    SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS,
 };
 use payback_domain::span::Span;
 use payback_store::products::ProductRow;
@@ -25,7 +25,7 @@ use crate::state::AppState;
 
 /// The networks organic social sources write their parts under (the snapshot dimensions and
 /// the posts' `network`), in the order the report lists them.
-pub const NETWORKS: [&str; 2] = ["facebook", "instagram"];
+pub const NETWORKS: [&str; 3] = ["facebook", "instagram", "x"];
 
 /// The most posts the report lists.
 pub const MAX_POSTS: i64 = 20;
@@ -38,7 +38,7 @@ pub struct SocialReport {
     pub window_days: i64,
     pub audience: Audience,
     /// One row per network with anything stored (figures in the window, a followers count, a
-    /// post), in the order facebook, instagram; empty without any social source.
+    /// post), in the order facebook, instagram, x; empty without any social source.
     pub networks: Vec<SocialNetworkRow>,
     /// One row per UTC day of the window, zero-filled, oldest first.
     pub trend: Vec<SocialDay>,
@@ -67,7 +67,7 @@ pub struct Audience {
 /// One network's followers at the end of the window and their change over it.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct NetworkFollowers {
-    /// `facebook` (the page) or `instagram` (its linked business account).
+    /// `facebook` (the page), `instagram` (its linked business account) or `x` (the X account).
     pub network: String,
     pub followers: i64,
     pub followers_change: i64,
@@ -76,15 +76,16 @@ pub struct NetworkFollowers {
 /// One network's figures over the window.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct SocialNetworkRow {
-    /// `facebook` (the page) or `instagram` (its linked business account).
+    /// `facebook` (the page), `instagram` (its linked business account) or `x` (the X account).
     pub network: String,
     /// The latest followers count read on or before the window's last day (as in `audience`).
     pub followers: i64,
     /// Impressions over the window's days: the page's media views on Facebook, the account's
-    /// views on Instagram, as the network counts them per day.
+    /// views on Instagram, as the network counts them per day; on X, the `impression_count` of
+    /// the posts published on those days.
     pub impressions: i64,
     /// Engagements over the window's days: post engagements on Facebook, interactions on
-    /// Instagram.
+    /// Instagram; on X, likes, replies, reposts and quotes of the posts published on those days.
     pub engagement: i64,
     /// `engagement / impressions`; null without impressions.
     pub engagement_rate: Option<f64>,
@@ -109,7 +110,7 @@ pub struct SocialDay {
 pub struct SocialPostView {
     /// The network's id of the post.
     pub id: String,
-    /// `facebook` or `instagram`.
+    /// `facebook`, `instagram` or `x`.
     pub network: String,
     /// RFC 3339, UTC.
     pub published_at: String,
@@ -121,7 +122,7 @@ pub struct SocialPostView {
     /// on Facebook, whose posts no longer say.
     pub media_type: Option<String>,
     /// Lifetime engagement at the latest read: reactions, comments and shares on Facebook;
-    /// likes and comments on Instagram.
+    /// likes and comments on Instagram; likes, replies, reposts and quotes on X.
     pub engagement: i64,
 }
 
@@ -134,11 +135,7 @@ pub async fn report(
     let span = window.span(state.clock.now());
     let (first_day, last_day) = (span.first_day(), span.last_day());
     let db = &state.store;
-    let wholes: Vec<_> = METRICS
-        .iter()
-        .filter(|metric| [SOCIAL_IMPRESSIONS, SOCIAL_ENGAGEMENT].contains(&metric.word))
-        .copied()
-        .collect();
+    let wholes = [SOCIAL_IMPRESSIONS, SOCIAL_ENGAGEMENT];
     let daily = snapshots::daily_values(db, &product.id, &first_day, &last_day, &wholes).await?;
     let parts = snapshots::dimension_days(
         db,

@@ -157,6 +157,9 @@ fn check_snapshots(read: Vec<Snapshot>) -> Result<Vec<SnapshotRow>, String> {
         if snapshot.dimension.contains('\0') {
             return Err(format!("{at}: the dimension holds a NUL character"));
         }
+        if snapshot.detail.as_deref().is_some_and(|detail| detail.contains('\0')) {
+            return Err(format!("{at}: the detail holds a NUL character"));
+        }
         if !snapshot.value.is_finite() {
             return Err(format!("{at}: the value is not a finite number"));
         }
@@ -173,6 +176,7 @@ fn check_snapshots(read: Vec<Snapshot>) -> Result<Vec<SnapshotRow>, String> {
             metric: snapshot.metric,
             dimension: snapshot.dimension,
             value: snapshot.value,
+            detail: snapshot.detail,
         });
     }
     Ok(rows)

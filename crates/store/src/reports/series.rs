@@ -1,21 +1,21 @@
 //! Report queries: the daily timeseries (spend, net revenue, customers acquired, snapshot
 //! metrics). Stage volumes per day come from [`super::funnel::daily_stage_volumes`].
 
-use payback_domain::snapshot_metric::METRICS;
 use payback_domain::span::Span;
 
 use crate::Db;
 use crate::error::StoreResult;
 use crate::snapshots::{self, DailyValue};
 
-/// Every snapshot metric's value per day of `span`, each by its word's rule
+/// Each of `metrics`' value per day of `span`, by its word's rule
 /// (`payback_domain::snapshot_metric`); days without a value are absent.
 pub async fn snapshot_metrics_by_day(
     db: &Db,
     product_id: &str,
     span: Span,
+    metrics: &[&str],
 ) -> StoreResult<Vec<DailyValue>> {
-    snapshots::daily_values(db, product_id, &span.first_day(), &span.last_day(), METRICS).await
+    snapshots::daily_values(db, product_id, &span.first_day(), &span.last_day(), metrics).await
 }
 
 /// Spend per day of `span` (all networks), days with rows only.

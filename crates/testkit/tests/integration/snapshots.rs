@@ -115,6 +115,7 @@ fn fake(kind: ConnectionKind, vendors: &Vendors) -> FakeSource {
                     metric: metric.clone(),
                     dimension: dimension.clone(),
                     value: *value,
+                    detail: None,
                 })
                 .collect(),
             ..SyncOutput::default()
@@ -350,6 +351,7 @@ async fn snapshots_reach_the_timeseries_of_their_product_only(backend: Backend) 
             metric: "social_followers".to_owned(),
             dimension: String::new(),
             value,
+            detail: None,
         };
         SyncOutput {
             snapshots: vec![followers(999.0), followers(998.0)],

@@ -149,6 +149,7 @@ async fn seed_earlier_runs(app: &TestApp, product_id: &str) {
             metric: SOCIAL_FOLLOWERS.to_owned(),
             dimension: (*network).to_owned(),
             value: *count as f64,
+            detail: None,
         })
         .collect();
     let stale = SocialPostRow {
@@ -493,6 +494,7 @@ async fn a_post_read_twice_refuses_the_batch(backend: Backend) {
             metric: "social_impressions".to_owned(),
             dimension: "instagram".to_owned(),
             value: 40.0,
+            detail: None,
         }],
         posts,
         ..SyncOutput::default()

@@ -120,6 +120,7 @@ async fn a_slow_and_a_failing_source_never_hold_up_a_healthy_one(backend: Backen
             metric: SEARCH_CLICKS.to_owned(),
             dimension: String::new(),
             value: 42.0,
+            detail: None,
         }],
         ..SyncOutput::default()
     });

@@ -3,6 +3,7 @@
 //! replica set's other members are never dialed.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 use std::time::Instant;
 
@@ -13,16 +14,14 @@ async fn test_pings_and_counts_the_collections() {
         insert(&db, name, vec![doc! { "_id": 1 }]).await;
     }
     let config_probe = config("probe", limits(7, 100));
-    let probing = docdb::test(&config_probe);
+    let probing = config_probe.test();
     assert_send(&probing);
     let answer = probing.await.unwrap();
     assert_eq!(answer, "MongoDB answers; database probe, 4 collections");
 
     let single = database("probe_one").await;
     insert(&single, "orders", vec![doc! { "_id": 1 }]).await;
-    let answer = docdb::test(&config("probe_one", limits(7, 100)))
-        .await
-        .unwrap();
+    let answer = config("probe_one", limits(7, 100)).test().await.unwrap();
     assert_eq!(answer, "MongoDB answers; database probe_one, 1 collection");
 }
 
@@ -43,17 +42,12 @@ async fn a_closed_port_is_unreachable_quickly() {
         "collection": "orders", "stage": "visit", "timestamp": "at", "dedupe_key": "_id"
     }]));
     let errors = [
-        docdb::test(&config).await.unwrap_err(),
+        config.test().await.unwrap_err(),
         docdb::describe(&config, None).await.unwrap_err(),
-        docdb::sync(
-            &config,
-            &maps,
-            window(),
-            "USD",
-            &mut RecordingSink::default(),
-        )
-        .await
-        .unwrap_err(),
+        config
+            .read(&maps, window(), "USD", &mut RecordingSink::default())
+            .await
+            .unwrap_err(),
     ];
     for error in errors {
         // Plain: the host as given, not the driver's text.
@@ -82,7 +76,7 @@ async fn a_refused_login_is_unauthorized_without_the_password() {
         seeds: vec![loopback(server.port)],
         limits: limits(7, 100),
     };
-    let error = docdb::test(&config).await.unwrap_err();
+    let error = config.test().await.unwrap_err();
     // nx-27017 speaks no SCRAM: the driver's login fails as it does against a wrong password.
     assert!(
         matches!(&error, ConnectorError::Unauthorized(m)
@@ -103,7 +97,7 @@ async fn announced_members_are_never_dialed() {
         seeds: vec![loopback(set.primary_port)],
         limits: limits(7, 100),
     };
-    let answer = docdb::test(&config).await.unwrap();
+    let answer = config.test().await.unwrap();
     assert_eq!(answer, "MongoDB answers; database shop, 0 collections");
     // The driver's monitors start at once; give one the time to follow the announcement.
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -125,7 +119,7 @@ async fn only_the_checked_addresses_are_dialed() {
         }],
         limits: limits(7, 100),
     };
-    let answer = docdb::test(&config).await.unwrap();
+    let answer = config.test().await.unwrap();
     assert_eq!(
         answer,
         "MongoDB answers; database probe_pinned, 0 collections"
@@ -139,7 +133,7 @@ async fn only_the_checked_addresses_are_dialed() {
     .unwrap();
     config.seeds = vec![loopback(closed)];
     config.limits.statement_timeout = Duration::from_secs(2);
-    let error = docdb::test(&config).await.unwrap_err();
+    let error = config.test().await.unwrap_err();
     assert!(
         matches!(&error, ConnectorError::Unreachable(m) if m == &format!("cannot reach MongoDB at 127.0.0.1:{closed}")),
         "{error:?}"

@@ -2,6 +2,7 @@
 //! per-map row limit failing before anything is written.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 // Filters: each operator against an oracle over the inserted leads, with MongoDB's semantics for
 // missing fields.
@@ -132,15 +133,10 @@ async fn each_filter_operator_selects_what_mongodb_would() {
             "dedupe_key": "_id", "filter": filter
         }]));
         let mut sink = RecordingSink::default();
-        let detail = docdb::sync(
-            &config("filters", limits(7, 1_000)),
-            &maps,
-            window(),
-            "USD",
-            &mut sink,
-        )
-        .await
-        .unwrap();
+        let detail = config("filters", limits(7, 1_000))
+            .read(&maps, window(), "USD", &mut sink)
+            .await
+            .unwrap();
         let expected: BTreeSet<String> = leads
             .iter()
             .filter(|lead| oracle(lead))
@@ -183,15 +179,10 @@ async fn a_window_over_the_row_limit_fails_before_writing_anything() {
     }]));
 
     let mut sink = RecordingSink::default();
-    let detail = docdb::sync(
-        &config("row_limit", limits(5, 12)),
-        &maps,
-        window,
-        "USD",
-        &mut sink,
-    )
-    .await
-    .unwrap();
+    let detail = config("row_limit", limits(5, 12))
+        .read(&maps, window, "USD", &mut sink)
+        .await
+        .unwrap();
     assert_eq!(detail, "visits: 12 rows, 12 events");
     assert_eq!(
         sink.pages.iter().map(Vec::len).collect::<Vec<_>>(),
@@ -199,15 +190,10 @@ async fn a_window_over_the_row_limit_fails_before_writing_anything() {
     );
 
     let mut sink = RecordingSink::default();
-    let error = docdb::sync(
-        &config("row_limit", limits(5, 11)),
-        &maps,
-        window,
-        "USD",
-        &mut sink,
-    )
-    .await
-    .unwrap_err();
+    let error = config("row_limit", limits(5, 11))
+        .read(&maps, window, "USD", &mut sink)
+        .await
+        .unwrap_err();
     match error {
         ConnectorError::Config(message) => assert_eq!(
             message,

@@ -2,6 +2,7 @@
 //! field, compared page by page and event by event with an oracle over the data model.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 // The orders data set: nested fields, dates in and out of the window, three amount forms, a
 // foreign currency, missing fields and a dozen documents sharing one timestamp.
@@ -215,7 +216,7 @@ async fn sync_reads_the_window_in_pages_into_events() {
     let maps = maps(json!(maps_json));
     let mut sink = RecordingSink::default();
     let config = config("sync_pages", limits(7, 10_000));
-    let reading = docdb::sync(&config, &maps, window(), "USD", &mut sink);
+    let reading = config.read(&maps, window(), "USD", &mut sink);
     // The sync engine runs reads on spawned tasks.
     assert_send(&reading);
     let detail = reading.await.unwrap();

@@ -2,6 +2,7 @@
 //! reach the event as the values they are, and a non-email is skipped saying why.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 #[tokio::test]
 async fn values_survive_the_wire() {
@@ -28,15 +29,10 @@ async fn values_survive_the_wire() {
         "attribution": {"utm_content": "price", "utm_term": "flag"}
     }]));
     let mut sink = RecordingSink::default();
-    let detail = docdb::sync(
-        &config("wire_values", limits(7, 100)),
-        &maps,
-        window(),
-        "USD",
-        &mut sink,
-    )
-    .await
-    .unwrap();
+    let detail = config("wire_values", limits(7, 100))
+        .read(&maps, window(), "USD", &mut sink)
+        .await
+        .unwrap();
     // `label` is no email: the one document is skipped and says why.
     assert_eq!(
         detail,
@@ -45,15 +41,10 @@ async fn values_survive_the_wire() {
 
     let maps = maps_without_email(maps);
     let mut sink = RecordingSink::default();
-    docdb::sync(
-        &config("wire_values", limits(7, 100)),
-        &maps,
-        window(),
-        "USD",
-        &mut sink,
-    )
-    .await
-    .unwrap();
+    config("wire_values", limits(7, 100))
+        .read(&maps, window(), "USD", &mut sink)
+        .await
+        .unwrap();
     let events = sink.events();
     assert_eq!(events.len(), 1);
     let event = view(events[0]);

@@ -72,8 +72,7 @@ fn expected_identity(seed: &Seed, charge: &FakeCharge) -> (Option<String>, Optio
 async fn pagination_reads_every_successful_charge_once() {
     let seed = many_charges();
     let fake = StripeFake::start(KEY, seed.clone()).await;
-    let output = payments::sync(
-        &http(),
+    let output = read_window(
         &config(&fake, KEY, PaymentStage::Converted),
         wide_window(),
         "USD",

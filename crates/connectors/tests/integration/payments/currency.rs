@@ -26,8 +26,7 @@ async fn a_foreign_currency_is_skipped_and_reported() {
         T0 + 20,
     ));
     let fake = StripeFake::start(KEY, seed.clone()).await;
-    let output = payments::sync(
-        &http(),
+    let output = read_window(
         &config(&fake, KEY, PaymentStage::Payment),
         wide_window(),
         "USD",
@@ -68,8 +67,7 @@ async fn zero_decimal_yen_is_scaled_to_hundredths() {
         T0 + 2,
     ));
     let fake = StripeFake::start(KEY, seed.clone()).await;
-    let output = payments::sync(
-        &http(),
+    let output = read_window(
         &config(&fake, KEY, PaymentStage::Payment),
         wide_window(),
         "jpy",

@@ -15,8 +15,7 @@ async fn a_rate_limited_answer_is_retried_with_backoff() {
     let seed = disputes_seed();
     let fake = StripeFake::start(KEY, seed.clone()).await;
     fake.throttle(2);
-    let output = payments::sync(
-        &http(),
+    let output = read_window(
         &config(&fake, KEY, PaymentStage::Payment),
         wide_window(),
         "USD",
@@ -60,7 +59,7 @@ async fn a_permanent_429_is_rate_limited_after_the_retries() {
         base_delay: Duration::from_millis(20),
     };
     let started = Instant::now();
-    let err = payments::sync(&http(), &config, wide_window(), "USD")
+    let err = read_window(&config, wide_window(), "USD")
         .await
         .unwrap_err();
     assert!(matches!(err, ConnectorError::RateLimited(_)), "{err:?}");
@@ -79,7 +78,7 @@ async fn a_bad_key_is_unauthorized_and_never_echoed() {
     let fake = StripeFake::start(KEY, disputes_seed()).await;
     let wrong = "sk_live_51WrongKeyNobodyShouldSee42";
     let config = config(&fake, wrong, PaymentStage::Payment);
-    let err = payments::sync(&http(), &config, wide_window(), "USD")
+    let err = read_window(&config, wide_window(), "USD")
         .await
         .unwrap_err();
     assert!(matches!(err, ConnectorError::Unauthorized(_)), "{err:?}");
@@ -99,12 +98,12 @@ async fn a_bad_key_is_unauthorized_and_never_echoed() {
             secret_key: malformed.into(),
             ..config.clone()
         };
-        let err = payments::sync(&http(), &config, wide_window(), "USD")
+        let err = read_window(&config, wide_window(), "USD")
             .await
             .unwrap_err();
         assert!(matches!(err, ConnectorError::Config(_)), "{err:?}");
         assert!(!err.to_string().contains(malformed) && !format!("{err:?}").contains(malformed));
-        let err = payments::test(&http(), &config).await.unwrap_err();
+        let err = test_key(&config).await.unwrap_err();
         assert!(matches!(err, ConnectorError::Config(_)), "{err:?}");
     }
     assert_eq!(
@@ -117,7 +116,7 @@ async fn a_bad_key_is_unauthorized_and_never_echoed() {
 #[tokio::test]
 async fn test_proves_the_key_and_refuses_a_bad_one() {
     let fake = StripeFake::start(KEY, Seed::default()).await;
-    let good = payments::test(&http(), &config(&fake, KEY, PaymentStage::Payment))
+    let good = test_key(&config(&fake, KEY, PaymentStage::Payment))
         .await
         .unwrap();
     assert_eq!(good, "secret key works (test mode)");
@@ -129,13 +128,13 @@ async fn test_proves_the_key_and_refuses_a_bad_one() {
 
     let restricted = "rk_live_51RestrictedReadOnly";
     fake.add_key(restricted, &[]);
-    let line = payments::test(&http(), &config(&fake, restricted, PaymentStage::Payment))
+    let line = test_key(&config(&fake, restricted, PaymentStage::Payment))
         .await
         .unwrap();
     assert_eq!(line, "restricted key works (live mode)");
 
     let wrong = "sk_test_51NotTheRightKeyAtAll";
-    let err = payments::test(&http(), &config(&fake, wrong, PaymentStage::Payment))
+    let err = test_key(&config(&fake, wrong, PaymentStage::Payment))
         .await
         .unwrap_err();
     assert!(matches!(err, ConnectorError::Unauthorized(_)), "{err:?}");
@@ -144,7 +143,7 @@ async fn test_proves_the_key_and_refuses_a_bad_one() {
     // A restricted key without the disputes permission fails at connect time, saying why.
     let partial = "rk_test_51NoDisputes";
     fake.add_key(partial, &["/v1/disputes"]);
-    let err = payments::test(&http(), &config(&fake, partial, PaymentStage::Payment))
+    let err = test_key(&config(&fake, partial, PaymentStage::Payment))
         .await
         .unwrap_err();
     assert!(matches!(err, ConnectorError::Unauthorized(_)), "{err:?}");
@@ -169,7 +168,7 @@ async fn an_unreachable_api_is_reported_as_such() {
         default_stage: PaymentStage::Payment,
         retry: RetryPolicy::default(),
     };
-    let err = payments::test(&http(), &config).await.unwrap_err();
+    let err = test_key(&config).await.unwrap_err();
     assert!(matches!(err, ConnectorError::Unreachable(_)), "{err:?}");
     assert!(!format!("{err:?}").contains(KEY));
 }

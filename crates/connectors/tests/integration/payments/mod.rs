@@ -22,8 +22,9 @@ mod window;
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use payback_connectors::payments::{self, PaymentStage, PaymentsConfig, RetryPolicy};
-use payback_connectors::{SyncOutput, SyncWindow};
+use payback_connectors::api_source::ApiConfig;
+use payback_connectors::payments::{PaymentStage, PaymentsConfig, PaymentsSource, RetryPolicy};
+use payback_connectors::{ConnectorError, SyncOutput, SyncWindow};
 use payback_domain::Timestamp;
 use payback_domain::event::IncomingEvent;
 use stripe_fake::{FakeCharge, FakeDispute, FakeRefund, Seed, StripeFake};
@@ -90,6 +91,21 @@ fn assert_ingestible(output: &SyncOutput, currency: &str) {
 fn http() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::Client::new()
+}
+
+/// The connector's read of `window`, as the service runs it: through the connection's source.
+async fn read_window(
+    config: &PaymentsConfig,
+    window: SyncWindow,
+    product_currency: &str,
+) -> Result<SyncOutput, ConnectorError> {
+    let source = PaymentsSource::new(http(), config.clone(), product_currency);
+    PaymentsConfig::read(&source, window).await
+}
+
+/// The connector's key test, as `POST .../test` runs it.
+async fn test_key(config: &PaymentsConfig) -> Result<String, ConnectorError> {
+    PaymentsConfig::test(&PaymentsSource::new(http(), config.clone(), "USD")).await
 }
 
 fn meta(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {

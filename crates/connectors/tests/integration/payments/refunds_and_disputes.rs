@@ -9,8 +9,7 @@ use super::fixtures::disputes_seed;
 async fn refunds_and_disputes_take_money_back_from_the_right_payer() {
     let seed = disputes_seed();
     let fake = StripeFake::start(KEY, seed.clone()).await;
-    let output = payments::sync(
-        &http(),
+    let output = read_window(
         &config(&fake, KEY, PaymentStage::Payment),
         wide_window(),
         "USD",
@@ -121,9 +120,7 @@ async fn a_dispute_won_after_an_earlier_sync_nets_to_zero() {
     }
     store(
         &mut stored,
-        payments::sync(&http(), &config, wide_window(), "USD")
-            .await
-            .unwrap(),
+        read_window(&config, wide_window(), "USD").await.unwrap(),
     );
     let open: i64 = stored
         .iter()
@@ -141,9 +138,7 @@ async fn a_dispute_won_after_an_earlier_sync_nets_to_zero() {
     });
     store(
         &mut stored,
-        payments::sync(&http(), &config, last_week, "USD")
-            .await
-            .unwrap(),
+        read_window(&config, last_week, "USD").await.unwrap(),
     );
     let closed: i64 = stored
         .iter()

@@ -50,14 +50,9 @@ async fn the_window_filters_by_creation_time() {
         from: Timestamp::from_millis(from * 1000 + 500),
         to: Timestamp::from_millis(to * 1000),
     };
-    let output = payments::sync(
-        &http(),
-        &config(&fake, KEY, PaymentStage::Payment),
-        window,
-        "USD",
-    )
-    .await
-    .unwrap();
+    let output = read_window(&config(&fake, KEY, PaymentStage::Payment), window, "USD")
+        .await
+        .unwrap();
 
     let inside = |created: i64| {
         created * 1000 >= window.from.millis() && created * 1000 < window.to.millis()

@@ -2,6 +2,7 @@
 //! nothing listens on) and never show the password.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 use super::fixtures::ticket_table;
 
@@ -41,7 +42,7 @@ async fn errors_name_what_to_fix_and_never_the_password(backend: Backend) {
     if backend == Backend::Postgres {
         refused.credentials.user = "payback_no_such_role".to_owned();
     }
-    let err = sql::test(&refused).await.expect_err("refused");
+    let err = refused.test().await.expect_err("refused");
     assert!(matches!(err, ConnectorError::Unauthorized(_)), "{err:?}");
     let text = format!("{err} {err:?}");
     assert!(!text.contains(secret), "{text}");
@@ -61,7 +62,7 @@ async fn errors_name_what_to_fix_and_never_the_password(backend: Backend) {
     // A password inside the host name: the message names the host whole (it is built without
     // the password, not scrubbed of it) and not the address dialed.
     unreachable.credentials.password = Some("o".to_owned());
-    let err = sql::test(&unreachable).await.expect_err("unreachable");
+    let err = unreachable.test().await.expect_err("unreachable");
     let product = if backend == Backend::Postgres {
         "PostgreSQL"
     } else {
@@ -76,13 +77,13 @@ async fn errors_name_what_to_fix_and_never_the_password(backend: Backend) {
     // No address to dial: unreachable, without the driver resolving anything.
     let mut nowhere = config.clone();
     nowhere.addresses.clear();
-    let err = sql::test(&nowhere).await.expect_err("no address");
+    let err = nowhere.test().await.expect_err("no address");
     assert!(matches!(err, ConnectorError::Unreachable(_)), "{err:?}");
 
     // A database that is not there (or, for this MySQL user, not theirs).
     let mut elsewhere = config.clone();
     elsewhere.credentials.database = format!("{}_missing", db.name);
-    let err = sql::test(&elsewhere).await.expect_err("no database");
+    let err = elsewhere.test().await.expect_err("no database");
     assert!(
         matches!(&err, ConnectorError::Config(m) if m.contains(&elsewhere.credentials.database)),
         "{err:?}"

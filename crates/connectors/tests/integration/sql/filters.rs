@@ -2,6 +2,7 @@
 //! them), and a window over the per-map row limit fails before writing anything.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 use std::collections::BTreeSet;
 
@@ -103,15 +104,15 @@ async fn a_window_over_the_row_limit_fails_before_writing(backend: Backend) {
     let mut config = db.config();
     config.limits.max_rows_per_map = total - 1;
     let mut sink = RecordingSink::default();
-    let err = sql::sync(
-        &config,
-        &ticket_map(json!([])),
-        window(T0, T0 + DAY),
-        "USD",
-        &mut sink,
-    )
-    .await
-    .expect_err("over the limit");
+    let err = config
+        .read(
+            &ticket_map(json!([])),
+            window(T0, T0 + DAY),
+            "USD",
+            &mut sink,
+        )
+        .await
+        .expect_err("over the limit");
     let ConnectorError::Config(message) = &err else {
         panic!("{err:?}")
     };

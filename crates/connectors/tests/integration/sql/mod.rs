@@ -15,6 +15,7 @@
 
 mod support;
 
+use payback_connectors::database::source::Database;
 use payback_connectors::sql::{self, SqlConfig};
 use payback_connectors::{ConnectorError, SyncWindow};
 use payback_domain::Timestamp;
@@ -70,7 +71,7 @@ async fn run(
     window: SyncWindow,
 ) -> Result<(String, RecordingSink), ConnectorError> {
     let mut sink = RecordingSink::default();
-    let detail = sql::sync(config, maps, window, "USD", &mut sink).await?;
+    let detail = config.read(maps, window, "USD", &mut sink).await?;
     Ok((detail, sink))
 }
 

@@ -3,6 +3,7 @@
 //! addresses dialed instead of the host name.
 
 use super::*;
+use payback_connectors::database::source::Database;
 
 use std::time::{Duration, Instant};
 
@@ -109,7 +110,7 @@ async fn sessions_are_read_only_utc_and_say_so(backend: Backend) {
 
     // `test` reports the server, the database and what is readable.
     let tables = 2 + 1; // audit_log, base_rows, the view
-    let detail = sql::test(&config).await.unwrap();
+    let detail = config.test().await.unwrap();
     assert_eq!(
         detail,
         format!(
@@ -168,11 +169,11 @@ async fn tls_follows_the_ssl_mode(backend: Backend) {
     };
     let mut config = db.config();
     config.credentials.ssl_mode = SslMode::Disable;
-    let plain = sql::test(&config).await.unwrap();
+    let plain = config.test().await.unwrap();
     assert!(plain.ends_with("read-only session"), "{plain}");
 
     config.credentials.ssl_mode = SslMode::Require;
-    let required = sql::test(&config).await;
+    let required = config.test().await;
     if server_has_tls {
         assert_eq!(required.unwrap(), plain);
     } else {
@@ -193,12 +194,12 @@ async fn the_checked_address_is_dialed_not_the_name(backend: Backend) {
     config.credentials.host = "db.example.invalid".to_owned();
     for mode in [SslMode::Disable, SslMode::Prefer] {
         config.credentials.ssl_mode = mode;
-        let detail = sql::test(&config).await.unwrap();
+        let detail = config.test().await.unwrap();
         assert!(detail.ends_with("read-only session"), "{detail}");
     }
     let mut wrong = config.clone();
     wrong.credentials.database = format!("{}_elsewhere", db.name);
-    let err = sql::test(&wrong).await.expect_err("no such database");
+    let err = wrong.test().await.expect_err("no such database");
     let text = err.to_string();
     assert!(text.contains("db.example.invalid:"), "{text}");
     for address in &config.addresses {

@@ -448,6 +448,7 @@ async fn a_batch_lands_every_part_and_refuses_what_has_no_store(backend: Backend
             metric: "sessions".to_owned(),
             dimension: String::new(),
             value: 3.0,
+            detail: None,
         }],
         ..SyncOutput::default()
     });
