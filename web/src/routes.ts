@@ -10,5 +10,7 @@ import { queueRoutes } from './pages/queue/routes';
 import { dashboardsRoutes } from './pages/dashboards/routes';
 import { healthRoutes } from './pages/health/routes';
 import { growthRoutes } from './pages/growth/routes';
+import { demandRoutes } from './pages/demand/routes';
+import { socialRoutes } from './pages/social/routes';
 
-export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes];
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes, ...demandRoutes, ...socialRoutes];

@@ -41,8 +41,13 @@ pub const FIRST_BACKOFF_MS: i64 = 5 * MINUTE_MS;
 pub const MAX_BACKOFF_MS: i64 = 24 * HOUR_MS;
 
 /// What the next run reads, given how deep the source has read so far: the next rung while the
-/// ladder is unclimbed (`backfill_days` 0, 30, 365), afterwards the recent days.
+/// ladder is unclimbed (`backfill_days` 0, 30, 365), afterwards the recent days. A quota-bound
+/// kind has no ladder: its vendor serves a reading of now (an SEO tool's ranks) or a few days
+/// (session replay's export), and every extra run would spend the customer's units.
 pub fn next_window_days(kind: ConnectionKind, backfill_days: i64) -> i64 {
+    if kind.spec().quota_bound {
+        return kind.recent_days();
+    }
     BACKFILL_LADDER
         .into_iter()
         .find(|rung| *rung > backfill_days)
@@ -62,13 +67,14 @@ pub fn backfill_complete(backfill_days: i64) -> bool {
 }
 
 /// When a connection whose run at `ran_at` succeeded, leaving it `backfill_days` deep, is due
-/// again: at the next pass while the ladder is unclimbed, then at the kind's cadence.
+/// again: at the next pass while the ladder is unclimbed, then at the kind's cadence (at once
+/// for a quota-bound kind, which has no ladder).
 pub fn next_run_after_success(
     kind: ConnectionKind,
     ran_at: Timestamp,
     backfill_days: i64,
 ) -> Timestamp {
-    if backfill_complete(backfill_days) {
+    if kind.spec().quota_bound || backfill_complete(backfill_days) {
         ran_at.plus_millis(kind.cadence_ms())
     } else {
         ran_at.plus_millis(NEXT_RUNG_AFTER_MS)
@@ -189,6 +195,18 @@ mod tests {
         assert_eq!(
             next_run_after_success(kind, ran, 3650),
             ran.plus_millis(kind.cadence_ms())
+        );
+    }
+
+    #[test]
+    fn a_quota_bound_kind_has_no_ladder_and_runs_at_its_cadence() {
+        let metered = ConnectionKind::SeoB;
+        assert!(metered.spec().quota_bound);
+        assert_eq!(next_window_days(metered, 0), metered.recent_days());
+        let ran = Timestamp::from_millis(DAY_MS);
+        assert_eq!(
+            next_run_after_success(metered, ran, backfill_after(0, metered.recent_days())),
+            ran.plus_millis(metered.cadence_ms())
         );
     }
 }

@@ -104,6 +104,34 @@ pub enum HealthArea {
     OtherSources,
 }
 
+/// A part of the demand report a kind's snapshots feed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DemandPart {
+    /// Search queries with clicks, impressions and position.
+    Queries,
+    /// The daily search (and AI-visibility) trend.
+    Trend,
+    /// Keyword ranks.
+    Ranks,
+    /// Domain authority and organic reach.
+    Authority,
+    /// AI-search visibility by engine, and site health.
+    AiVisibility,
+}
+
+impl DemandPart {
+    /// The part's word in the report's `sources[].parts`.
+    pub fn word(self) -> &'static str {
+        match self {
+            DemandPart::Queries => "queries",
+            DemandPart::Trend => "trend",
+            DemandPart::Ranks => "ranks",
+            DemandPart::Authority => "authority",
+            DemandPart::AiVisibility => "ai_visibility",
+        }
+    }
+}
+
 /// One row of the kind table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KindSpec {
@@ -151,6 +179,9 @@ pub struct KindSpec {
     /// Whether the ad account carries a final URL suffix Payback checks and completes (the
     /// health check `advertising.url_suffix`).
     pub final_url_suffix: bool,
+    /// The parts of the demand report its snapshots feed (`GET /products/{slug}/demand`
+    /// lists every kind that feeds one as a source); none for the rest.
+    pub demand: &'static [DemandPart],
 }
 
 /// Declares [`ConnectionKind`] and [`KINDS`] from one list, so the enum and the table cannot
@@ -171,6 +202,7 @@ macro_rules! kind_table {
 const NO_SPEND: Option<SpendLanding> = None;
 const NOT_A_DATABASE: Option<DatabaseEngine> = None;
 const NO_AD_ACCOUNT: Option<&str> = None;
+const NO_DEMAND: &[DemandPart] = &[];
 
 kind_table! {
     AnalyticsA {
@@ -182,6 +214,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     Tagmgr {
         label: "Tag manager",
@@ -192,6 +225,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_TAGMGR_API_URL"), api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     // Synced by its own schedule only: the spec's sync-now list leaves the ads account out.
     SearchAds {
@@ -204,6 +238,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_SEARCH_ADS_API_URL"), api_url_alias: None,
         health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: Some("customer_id"), final_url_suffix: true,
+        demand: NO_DEMAND,
     }
     SearchConsole {
         label: "Search console",
@@ -214,6 +249,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_SEARCH_CONSOLE_API_URL"), api_url_alias: None,
         health: HealthArea::SearchConsole, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: &[DemandPart::Queries, DemandPart::Trend],
     }
     // Daily, as the spec's connect notes say for `search_b`, `geo_a`, `social_a` and `social_b`:
     // their vendors publish daily numbers, so hourly reads would only spend requests.
@@ -226,37 +262,41 @@ kind_table! {
         api_url_var: Some("PAYBACK_SEARCH_B_API_URL"), api_url_alias: None,
         health: HealthArea::SearchConsole, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: &[DemandPart::Queries, DemandPart::Trend],
     }
     // Metered: every read costs the customer units.
     SeoA {
         label: "SEO metrics",
         prose: "an SEO metrics service",
-        wire: "seo_a", path: "seo-a", family: Family::Key, connectable: false,
+        wire: "seo_a", path: "seo-a", family: Family::Key, connectable: true,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_A_API_URL"), api_url_alias: None,
         health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: &[DemandPart::Ranks, DemandPart::Authority],
     }
     SeoB {
         label: "Domain authority and backlinks",
         prose: "a domain authority and backlinks service",
-        wire: "seo_b", path: "seo-b", family: Family::Key, connectable: false,
+        wire: "seo_b", path: "seo-b", family: Family::Key, connectable: true,
         cadence: Cadence::Weekly, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SEO_B_API_URL"), api_url_alias: None,
         health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: &[DemandPart::Ranks, DemandPart::Authority],
     }
     GeoA {
         label: "AI search visibility",
         prose: "AI search visibility tracking",
-        wire: "geo_a", path: "geo-a", family: Family::Key, connectable: false,
+        wire: "geo_a", path: "geo-a", family: Family::Key, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_GEO_A_API_URL"), api_url_alias: None,
         health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: &[DemandPart::AiVisibility, DemandPart::Ranks],
     }
     // 10 export requests per project per day: one daily run keeps well inside them.
     ReplayA {
@@ -268,6 +308,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     ProductAnalyticsA {
         label: "Product analytics",
@@ -278,6 +319,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     SocialAdsA {
         label: "Meta ads",
@@ -289,6 +331,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_SOCIAL_ADS_A_API_URL"), api_url_alias: None,
         health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: Some("ad_account_id"), final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     // Spend only: proposals name `meta` and `google`, never this network.
     SocialAdsB {
@@ -301,6 +344,7 @@ kind_table! {
         api_url_var: Some("PAYBACK_SOCIAL_ADS_B_API_URL"), api_url_alias: None,
         health: HealthArea::AdSpend, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: Some("ad_account_id"), final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     SocialA {
         label: "Facebook page",
@@ -311,16 +355,18 @@ kind_table! {
         api_url_var: Some("PAYBACK_SOCIAL_A_API_URL"), api_url_alias: None,
         health: HealthArea::SocialPages, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     SocialB {
         label: "Microblog account",
         prose: "a microblog account",
-        wire: "social_b", path: "social-b", family: Family::Key, connectable: false,
+        wire: "social_b", path: "social-b", family: Family::Key, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_SOCIAL_B_API_URL"), api_url_alias: None,
         health: HealthArea::SocialPages, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     // Hourly, for timely revenue.
     Payments {
@@ -333,6 +379,7 @@ kind_table! {
         api_url_alias: Some("PAYBACK_STRIPE_API_BASE"),
         health: HealthArea::Payments, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     SqlA {
         label: "PostgreSQL database",
@@ -342,6 +389,7 @@ kind_table! {
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::Postgres), env_setup: true,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     SqlB {
         label: "MySQL or MariaDB database",
@@ -351,6 +399,7 @@ kind_table! {
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::MySql), env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
     Docdb {
         label: "MongoDB database",
@@ -360,6 +409,7 @@ kind_table! {
         spend: NO_SPEND, changes_budgets: false, api_url_var: None, api_url_alias: None,
         health: HealthArea::OtherSources, database_engine: Some(DatabaseEngine::Mongo), env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
+        demand: NO_DEMAND,
     }
 }
 

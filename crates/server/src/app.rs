@@ -104,6 +104,7 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         ))
         .merge(routes::attribution::router())
         .merge(routes::series::router())
+        .merge(routes::demand::router())
         .merge(routes::social_report::router())
         .merge(routes::funnel::router())
         .merge(routes::conversions::router())

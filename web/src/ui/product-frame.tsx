@@ -21,6 +21,8 @@ export const productTabs: { path: string; label: string }[] = [
   { path: '/attribution', label: 'Attribution' },
   { path: '/sales', label: 'Sales' },
   { path: '/ads', label: 'Ads' },
+  { path: '/demand', label: 'Demand' },
+  { path: '/social', label: 'Social' },
   { path: '/funnel', label: 'Funnel' },
   { path: '/conversions', label: 'Conversions' },
   { path: '/spend', label: 'Spend' },

@@ -1,11 +1,11 @@
-//! `GetQueryStats` rows to snapshots: per UTC day and query, `search_clicks` and
-//! `search_impressions` with the query as dimension (the queries partition the day, see
+//! `GetQueryStats` rows to snapshots: per UTC day and query, `search_clicks`,
+//! `search_impressions` and (where it showed) `search_position` with the query as dimension (the queries partition the day, see
 //! `payback_domain::snapshot_metric`). Bing answers the site's whole history at once; only the
 //! days of the sync window are kept.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use payback_domain::snapshot_metric::{SEARCH_CLICKS, SEARCH_IMPRESSIONS};
+use payback_domain::snapshot_metric::{SEARCH_CLICKS, SEARCH_IMPRESSIONS, SEARCH_POSITION};
 
 use super::wire::{QueryStats, wcf_date};
 use crate::ConnectorError;
@@ -28,6 +28,33 @@ pub(crate) struct QueryDays {
     pub outside: usize,
 }
 
+/// One (day, query)'s rows summed; the position weighted by each row's impressions.
+#[derive(Debug, Default)]
+struct QueryTotals {
+    clicks: i64,
+    impressions: i64,
+    /// Σ position × impressions over rows with a position.
+    weighted_position: f64,
+    positioned_impressions: i64,
+}
+
+impl QueryTotals {
+    fn add(&mut self, row: &QueryStats) {
+        self.clicks += row.clicks;
+        self.impressions += row.impressions;
+        // Bing answers 0 (or less) where the query showed nowhere: no position, not the top.
+        if row.avg_impression_position > 0.0 && row.impressions > 0 {
+            self.weighted_position += row.avg_impression_position * row.impressions as f64;
+            self.positioned_impressions += row.impressions;
+        }
+    }
+
+    fn position(&self) -> Option<f64> {
+        (self.positioned_impressions > 0)
+            .then(|| self.weighted_position / self.positioned_impressions as f64)
+    }
+}
+
 /// The snapshots of the rows on the days of `window` (each (day, query) once: rows repeating
 /// one are summed). A row whose date is not a WCF date fails the read: its numbers would be lost
 /// silently otherwise.
@@ -35,7 +62,7 @@ pub(crate) fn query_days(
     rows: &[QueryStats],
     window: &DayRange,
 ) -> Result<QueryDays, ConnectorError> {
-    let mut totals: BTreeMap<(String, String), (i64, i64)> = BTreeMap::new();
+    let mut totals: BTreeMap<(String, String), QueryTotals> = BTreeMap::new();
     let mut outside = 0;
     for row in rows {
         let day = wcf_date(&row.date).ok_or_else(|| {
@@ -53,9 +80,7 @@ pub(crate) fn query_days(
         } else {
             row.query.clone()
         };
-        let total = totals.entry((day, query)).or_default();
-        total.0 += row.clicks;
-        total.1 += row.impressions;
+        totals.entry((day, query)).or_default().add(row);
     }
     let mut read = QueryDays {
         outside,
@@ -63,16 +88,21 @@ pub(crate) fn query_days(
     };
     let mut queries = BTreeSet::new();
     let mut days = BTreeSet::new();
-    for ((day, query), (clicks, impressions)) in totals {
-        read.clicks += clicks;
-        read.impressions += impressions;
-        for (metric, value) in [(SEARCH_CLICKS, clicks), (SEARCH_IMPRESSIONS, impressions)] {
+    for ((day, query), total) in totals {
+        read.clicks += total.clicks;
+        read.impressions += total.impressions;
+        // Counts far below 2^53: exact as f64.
+        let mut values = vec![
+            (SEARCH_CLICKS, total.clicks as f64),
+            (SEARCH_IMPRESSIONS, total.impressions as f64),
+        ];
+        values.extend(total.position().map(|position| (SEARCH_POSITION, position)));
+        for (metric, value) in values {
             read.snapshots.push(Snapshot {
                 day: day.clone(),
                 metric: metric.to_owned(),
                 dimension: query.clone(),
-                // Counts far below 2^53: exact as f64.
-                value: value as f64,
+                value,
                 detail: None,
             });
         }
@@ -96,6 +126,14 @@ mod tests {
             query: query.to_owned(),
             clicks,
             impressions,
+            avg_impression_position: 0.0,
+        }
+    }
+
+    fn positioned(day: u32, query: &str, impressions: i64, position: f64) -> QueryStats {
+        QueryStats {
+            avg_impression_position: position,
+            ..row(day, query, 0, impressions)
         }
     }
 
@@ -150,6 +188,27 @@ mod tests {
             read.snapshots
                 .iter()
                 .all(|s| s.day.as_str() >= "2026-11-19" && s.day.as_str() <= "2026-11-20")
+        );
+    }
+
+    #[test]
+    fn a_days_position_is_weighted_by_impressions_and_absent_where_the_query_showed_nowhere() {
+        let rows = [
+            positioned(20, "payback", 60, 2.0),
+            positioned(20, "payback", 10, 5.0),
+            positioned(20, "cac tool", 0, 4.0),
+            positioned(19, "cac tool", 12, 0.0),
+        ];
+        let read = query_days(&rows, &window()).unwrap();
+        let position = value(&read, "2026-11-20", SEARCH_POSITION, "payback").unwrap();
+        assert!((position - (60.0 * 2.0 + 10.0 * 5.0) / 70.0).abs() < 1e-9);
+        assert_eq!(
+            value(&read, "2026-11-20", SEARCH_POSITION, "cac tool"),
+            None
+        );
+        assert_eq!(
+            value(&read, "2026-11-19", SEARCH_POSITION, "cac tool"),
+            None
         );
     }
 

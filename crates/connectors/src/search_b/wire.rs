@@ -23,7 +23,8 @@ pub(crate) struct Site {
 }
 
 /// One `QueryStats` of `GetQueryStats`: a query's numbers for one period of Bing's (the reference
-/// documents `AvgClickPosition` and `AvgImpressionPosition` too; positions are not stored).
+/// documents `AvgClickPosition` too; the position stored is the impressions' one, as Search
+/// Console's).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "PascalCase")]
 pub(crate) struct QueryStats {
@@ -34,6 +35,9 @@ pub(crate) struct QueryStats {
     pub clicks: i64,
     #[serde(default)]
     pub impressions: i64,
+    /// The average position of the site in the results that showed it (1 is the top).
+    #[serde(default)]
+    pub avg_impression_position: f64,
 }
 
 /// The body Bing answers an error with (the `ApiFault` contract): the `ApiErrorCode` number and

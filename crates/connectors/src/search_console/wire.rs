@@ -53,6 +53,9 @@ pub(crate) struct QueryRow {
     pub clicks: f64,
     #[serde(default)]
     pub impressions: f64,
+    /// The average position of the site in the results that showed it (1 is the top).
+    #[serde(default)]
+    pub position: f64,
 }
 
 /// Google's error answer.

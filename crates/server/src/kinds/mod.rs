@@ -10,13 +10,17 @@
 
 pub mod database;
 pub mod docdb;
+pub mod geo_a;
 pub mod payments;
 pub mod search_ads;
 pub mod search_b;
 pub mod search_console;
+pub mod seo_a;
+pub mod seo_b;
 pub mod social_a;
 pub mod social_ads_a;
 pub mod social_ads_b;
+pub mod social_b;
 pub mod sql_a;
 pub mod sql_b;
 
@@ -43,9 +47,13 @@ pub fn all() -> Vec<Plugin> {
         search_ads::plugin(),
         search_console::plugin(),
         search_b::plugin(),
+        seo_a::plugin(),
+        seo_b::plugin(),
+        geo_a::plugin(),
         social_ads_a::plugin(),
         social_ads_b::plugin(),
         social_a::plugin(),
+        social_b::plugin(),
         payments::plugin(),
         sql_a::plugin(),
         sql_b::plugin(),

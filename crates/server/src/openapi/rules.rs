@@ -531,6 +531,7 @@ pub fn rules() -> Vec<(At, Vec<Rule>)> {
         "/products/{slug}/spend",
         "/products/{slug}/distribution",
         "/products/{slug}/social",
+        "/products/{slug}/demand",
     ] {
         rules.push((Param(path, "days"), days()));
     }

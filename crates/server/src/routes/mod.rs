@@ -9,6 +9,7 @@ pub mod conversions;
 pub mod dashboard;
 pub mod dashboards;
 pub mod databases;
+pub mod demand;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;

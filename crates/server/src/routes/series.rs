@@ -28,8 +28,8 @@ pub struct SeriesParams {
 }
 
 /// One row per UTC day of the window, zero-filled, oldest first: spend, net revenue, visit and
-/// lead stage volumes, customers acquired. Search, AI-visibility and social columns read 0
-/// (`ai_visibility` null) until those connectors exist.
+/// lead stage volumes, customers acquired, and what the search consoles, the AI-visibility and
+/// the social sources stored that day (0 without any; `ai_visibility` null).
 #[utoipa::path(get, path = "/products/{slug}/timeseries", tag = tags::REPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug"), SeriesParams),
     responses((status = 200, body = Vec<TimeseriesRow>), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]

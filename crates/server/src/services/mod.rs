@@ -16,6 +16,7 @@ pub mod conversions;
 pub mod dashboards;
 pub mod database_env;
 pub mod databases;
+pub mod demand;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;

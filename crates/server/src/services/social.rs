@@ -9,9 +9,7 @@ use std::collections::BTreeMap;
 use std::ops::Bound;
 
 use payback_domain::Timestamp;
-use payback_domain::snapshot_metric::{
-    SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS,
-};
+use payback_domain::snapshot_metric::{SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS};
 use payback_domain::span::Span;
 use payback_store::products::ProductRow;
 use payback_store::snapshots::{self, DimensionValue};

@@ -157,7 +157,11 @@ fn check_snapshots(read: Vec<Snapshot>) -> Result<Vec<SnapshotRow>, String> {
         if snapshot.dimension.contains('\0') {
             return Err(format!("{at}: the dimension holds a NUL character"));
         }
-        if snapshot.detail.as_deref().is_some_and(|detail| detail.contains('\0')) {
+        if snapshot
+            .detail
+            .as_deref()
+            .is_some_and(|detail| detail.contains('\0'))
+        {
             return Err(format!("{at}: the detail holds a NUL character"));
         }
         if !snapshot.value.is_finite() {

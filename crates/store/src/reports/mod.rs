@@ -5,6 +5,7 @@
 pub mod activity;
 pub mod attribution;
 pub mod conversions;
+pub mod demand;
 pub mod exports;
 pub mod funnel;
 pub mod payback;

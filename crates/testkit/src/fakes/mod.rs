@@ -7,6 +7,7 @@
 //! failures a test schedules by path (`schedule.rs`), the calendar day (`day.rs`), form decoding
 //! (`form.rs`) and the scripted human on a consent screen (`human.rs`).
 
+pub mod ahrefs;
 pub mod bing;
 pub(crate) mod budgets;
 pub(crate) mod day;
@@ -19,8 +20,11 @@ pub(crate) mod loopback;
 pub mod meta;
 pub(crate) mod recorder;
 pub(crate) mod schedule;
+pub mod semrush;
+pub mod seranking;
 pub(crate) mod smtp;
 pub(crate) mod source;
+pub mod x;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 

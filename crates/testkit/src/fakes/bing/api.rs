@@ -71,12 +71,10 @@ fn query_stats(state: &FakeState, site: &str) -> Vec<Value> {
 }
 
 fn row(stats: &QueryDay) -> Value {
-    // Positions are not what a test checks; any plausible value serves.
-    let position = if stats.impressions > 0 { 3.5 } else { 0.0 };
     json!({
         "__type": "QueryStats:#Microsoft.Bing.Webmaster.Api",
         "AvgClickPosition": if stats.clicks > 0 { 2.0 } else { 0.0 },
-        "AvgImpressionPosition": position,
+        "AvgImpressionPosition": stats.position,
         "Clicks": stats.clicks,
         "Date": wcf_date(stats.day),
         "Impressions": stats.impressions,

@@ -100,8 +100,9 @@ impl FakeBing {
         });
     }
 
-    /// One query's numbers on one day (`YYYY-MM-DD`) of `site`; a later call for the same day
-    /// and query replaces them, as Bing restates recent days.
+    /// One query's numbers on one day (`YYYY-MM-DD`) of `site`, at average position 3.5 (0
+    /// without impressions; [`Self::set_query_position`] sets another); a later call for the
+    /// same day and query replaces them, as Bing restates recent days.
     pub fn set_query_day(&self, site: &str, day: &str, query: &str, clicks: i64, impressions: i64) {
         let day = Day::parse(day)
             .unwrap_or_else(|| panic!("set_query_day takes a YYYY-MM-DD day, not {day:?}"));
@@ -112,8 +113,25 @@ impl FakeBing {
                 query: query.to_owned(),
                 clicks,
                 impressions,
+                position: if impressions > 0 { 3.5 } else { 0.0 },
             },
         );
+    }
+
+    /// The average impression position of a query's day already set.
+    pub fn set_query_position(&self, site: &str, day: &str, query: &str, position: f64) {
+        let day = Day::parse(day)
+            .unwrap_or_else(|| panic!("set_query_position takes a YYYY-MM-DD day, not {day:?}"));
+        let mut state = self.state();
+        let row = state
+            .stats
+            .get_mut(site)
+            .and_then(|days| {
+                days.iter_mut()
+                    .find(|row| row.day == day && row.query == query)
+            })
+            .unwrap_or_else(|| panic!("no query day {day} {query:?} of {site} to position"));
+        row.position = position;
     }
 
     /// Every day the fake holds for `site`, as served.

@@ -19,12 +19,15 @@ pub enum Fail {
 }
 
 /// One query's numbers on one day of a site.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct QueryDay {
     pub day: Day,
     pub query: String,
     pub clicks: i64,
     pub impressions: i64,
+    /// `AvgImpressionPosition`: the site's average position in the results that showed it
+    /// (1 is the top); 0 without impressions.
+    pub position: f64,
 }
 
 #[derive(Debug, Clone)]

@@ -13,11 +13,15 @@ import type { KindModule, Offer } from '../kind-module';
 import type { Connection } from '../types';
 import { configLines } from '../words';
 import { docdb } from './docdb';
+import { geo_a } from './geo_a';
 import { payments } from './payments';
 import { search_ads } from './search_ads';
 import { search_b } from './search_b';
 import { search_console } from './search_console';
+import { seo_a } from './seo_a';
+import { seo_b } from './seo_b';
 import { social_a } from './social_a';
+import { social_b } from './social_b';
 import { social_ads_a } from './social_ads_a';
 import { social_ads_b } from './social_ads_b';
 import { sql_a } from './sql_a';
@@ -29,8 +33,12 @@ export const KIND_MODULES: readonly KindModule[] = [
   search_ads,
   search_console,
   search_b,
+  seo_a,
+  seo_b,
+  geo_a,
   social_ads_a,
   social_a,
+  social_b,
   social_ads_b,
   sql_a,
   sql_b,
@@ -86,7 +94,6 @@ export function connectionLines(connection: Connection): string[] {
 const LATER_GROUPS: { words: string; kinds: string[] }[] = [
   { words: 'Web analytics and tag manager', kinds: ['analytics_a', 'tagmgr'] },
   { words: 'Search console', kinds: ['search_console', 'search_b'] },
-  { words: 'Other social networks', kinds: ['social_b'] },
   { words: 'Product analytics and session recordings', kinds: ['product_analytics_a', 'replay_a'] },
   { words: 'SEO and AI-search visibility tools', kinds: ['seo_a', 'seo_b', 'geo_a'] },
 ];
