@@ -7,11 +7,17 @@ export class ApiError extends Error {
   readonly status: number;
   /** Set on policy refusals (422/403 from proposals and approvals). */
   readonly policyCode: string | null;
+  /**
+   * The refusal's whole parsed JSON body (null when there was none), for the few forms that
+   * read more than `error` from it: a choice the server lists beside its refusal.
+   */
+  readonly body: unknown;
 
-  constructor(status: number, message: string, policyCode: string | null) {
+  constructor(status: number, message: string, policyCode: string | null, body: unknown = null) {
     super(message);
     this.status = status;
     this.policyCode = policyCode;
+    this.body = body;
   }
 }
 
@@ -79,6 +85,7 @@ async function request<T>(method: Method, path: string, body?: unknown, options:
       response.status,
       fields.error ?? `The service answered ${response.status}.`,
       fields.policy_code ?? null,
+      payload,
     );
   }
   notePending(path, response);

@@ -12,6 +12,7 @@ pub mod docdb;
 pub mod error;
 pub mod geo_a;
 pub mod graph;
+mod keyed_http;
 pub mod oauth;
 pub mod payments;
 pub mod search_ads;

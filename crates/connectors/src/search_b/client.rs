@@ -4,161 +4,89 @@
 //! exponential backoff, and Bing's error bodies mapped to [`ConnectorError`].
 //!
 //! The key travels in the query string (the API's only way for a key), so no URL is ever put
-//! in an error or a log line: transport errors are stripped of theirs (`without_url`) and every
-//! message is scrubbed of the key besides.
-
-use std::time::Duration;
+//! in an error or a log line: the shared [`KeyedHttp`] strips transport errors of theirs and
+//! every message is scrubbed of the key besides.
 
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
 use super::wire::{Envelope, ErrorBody, REFUSED_KEY_CODES, THROTTLE_CODES};
 use crate::ConnectorError;
-use crate::payments::RetryPolicy;
+use crate::keyed_http::{Failure, KeyedHttp, Vendor, throttled_or_failed};
 
 /// The JSON protocol's path under the origin; the method's name is appended.
 const JSON_PATH: &str = "/webmaster/api.svc/json/";
 
-/// A hung connection must not hold a sync job's lease forever.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// Bing, as messages name it and its key.
+pub(crate) enum Bing {}
 
-/// One key's session with the API.
-pub(crate) struct BingClient<'a> {
-    http: &'a reqwest::Client,
-    origin: &'a str,
-    key: &'a str,
-    retry: RetryPolicy,
+impl Vendor for Bing {
+    const NAME: &'static str = "Bing";
+    const KEY_LABEL: &'static str = "Bing Webmaster API key";
 }
 
-impl<'a> BingClient<'a> {
-    /// A client of `origin` (Bing's, or a fake's); a blank key fails here, before any request.
-    pub(crate) fn new(
-        http: &'a reqwest::Client,
-        origin: &'a str,
-        key: &'a str,
-        retry: RetryPolicy,
-    ) -> Result<Self, ConnectorError> {
-        let key = key.trim();
-        if key.is_empty() {
-            return Err(ConnectorError::Config(
-                "api_key: the Bing Webmaster API key is empty".to_owned(),
-            ));
-        }
-        Ok(Self {
-            http,
-            origin: origin.trim_end_matches('/'),
-            key,
-            retry,
-        })
-    }
+/// One key's session with the API: the shared core, with Bing's own calls below.
+pub(crate) type BingClient<'a> = KeyedHttp<'a, Bing>;
 
+impl BingClient<'_> {
     /// `GET {Method}?{params}&apikey=KEY`, answering the envelope's `d` as `T`.
     pub(crate) async fn get<T: DeserializeOwned>(
         &self,
         method: &str,
         params: &[(&str, &str)],
     ) -> Result<T, ConnectorError> {
-        let url = format!("{}{JSON_PATH}{method}", self.origin);
+        let url = format!("{}{JSON_PATH}{method}", self.origin());
         let mut query: Vec<(&str, &str)> = params.to_vec();
-        query.push(("apikey", self.key));
-        let mut retried = 0;
-        loop {
-            let unreachable = |err: reqwest::Error| {
-                ConnectorError::Unreachable(format!(
-                    "Bing ({method}): {}",
-                    self.scrub(&describe(err))
-                ))
-            };
-            let response = self
-                .http
-                .get(&url)
+        query.push(("apikey", self.key()));
+        let build = |http: &reqwest::Client| {
+            http.get(&url)
                 .query(&query)
                 .header(reqwest::header::ACCEPT, "application/json")
-                .timeout(REQUEST_TIMEOUT)
-                .send()
-                .await
-                .map_err(unreachable)?;
-            let status = response.status();
-            let body = response.bytes().await.map_err(unreachable)?;
-            if status.is_success() {
-                return serde_json::from_slice::<Envelope<T>>(&body)
-                    .map(|envelope| envelope.d)
-                    .map_err(|err| {
-                        ConnectorError::Vendor(format!(
-                            "Bing {method} answered a shape Payback does not read: {err}"
-                        ))
-                    });
-            }
-            let error = serde_json::from_slice::<ErrorBody>(&body).unwrap_or_default();
-            let throttled = status == StatusCode::TOO_MANY_REQUESTS
-                || error
-                    .error_code
-                    .is_some_and(|code| THROTTLE_CODES.contains(&code));
-            if (throttled || status.is_server_error()) && retried < self.retry.retries {
-                let delay = self
-                    .retry
-                    .base_delay
-                    .saturating_mul(2u32.saturating_pow(retried));
-                tracing::warn!(
-                    method,
-                    status = status.as_u16(),
-                    retry = retried + 1,
-                    ?delay,
-                    "bing throttled or failed; backing off"
-                );
-                tokio::time::sleep(delay).await;
-                retried += 1;
-                continue;
-            }
-            return Err(self.error(method, status, error, throttled));
+        };
+        let retryable = |status: StatusCode, body: &[u8]| {
+            throttled_or_failed(status) || throttle_code(&error_body(body))
+        };
+        let (status, body) = self.send(method, build, retryable).await?;
+        if status.is_success() {
+            return serde_json::from_slice::<Envelope<T>>(&body)
+                .map(|envelope| envelope.d)
+                .map_err(|err| {
+                    ConnectorError::Vendor(format!(
+                        "Bing {method} answered a shape Payback does not read: {err}"
+                    ))
+                });
         }
+        Err(self.error(method, status, error_body(&body)))
     }
 
     /// Bing's `Message` (scrubbed) as the error its code and status say: a refused key is
     /// [`ConnectorError::Unauthorized`] carrying the message alone, so a connect can quote it.
-    fn error(
-        &self,
-        method: &str,
-        status: StatusCode,
-        error: ErrorBody,
-        throttled: bool,
-    ) -> ConnectorError {
-        let refused = matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-            || error
-                .error_code
-                .is_some_and(|code| REFUSED_KEY_CODES.contains(&code));
+    fn error(&self, method: &str, status: StatusCode, error: ErrorBody) -> ConnectorError {
+        let refused = error
+            .error_code
+            .is_some_and(|code| REFUSED_KEY_CODES.contains(&code));
+        let failure = match Failure::of_status(status) {
+            Failure::Other | Failure::Throttled if refused => Failure::RefusedKey,
+            Failure::Other if throttle_code(&error) => Failure::Throttled,
+            failure => failure,
+        };
         let message = match (error.message, error.error_code) {
             (Some(message), _) if !message.trim().is_empty() => self.scrub(message.trim()),
             (_, Some(code)) => format!("error code {code}"),
             _ => format!("HTTP {}", status.as_u16()),
         };
-        if refused {
-            return ConnectorError::Unauthorized(message);
-        }
-        let line = format!("Bing answered {} on {method}: {message}", status.as_u16());
-        if throttled {
-            ConnectorError::RateLimited(format!("{line} (after {} retries)", self.retry.retries))
-        } else {
-            ConnectorError::Vendor(line)
-        }
-    }
-
-    /// `text` with the key replaced, wherever a vendor or a library echoed it.
-    fn scrub(&self, text: &str) -> String {
-        text.replace(self.key, "[redacted]")
+        self.failure(method, status, failure, message)
     }
 }
 
-/// The transport error with its causes (reqwest's own line is only "error sending request"),
-/// without the URL, which carries the key.
-fn describe(err: reqwest::Error) -> String {
-    let err = err.without_url();
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(&err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+/// A failure's body as Bing's error, empty when it is not one.
+fn error_body(body: &[u8]) -> ErrorBody {
+    serde_json::from_slice::<ErrorBody>(body).unwrap_or_default()
+}
+
+/// Bing throttles with a code (`ThrottleUser`, `ThrottleHost`) as well as with 429.
+fn throttle_code(error: &ErrorBody) -> bool {
+    error
+        .error_code
+        .is_some_and(|code| THROTTLE_CODES.contains(&code))
 }

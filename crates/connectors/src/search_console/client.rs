@@ -1,20 +1,26 @@
 //! HTTP against the Search Console API (`/webmasters/v3/...`): `Authorization: Bearer` on every
 //! call, the site percent-encoded as one path segment, and retries of quota and server errors
-//! with exponential backoff.
+//! with exponential backoff (the shared `keyed_http` core).
 
-use std::time::Duration;
-
-use reqwest::Method;
+use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::errors::Failure;
 use super::wire::{QueryRequest, QueryResponse, Site, SitesList};
 use crate::ConnectorError;
-use crate::oauth::{OAuthClient, describe};
+use crate::keyed_http::{KeyedHttp, Vendor};
+use crate::oauth::OAuthClient;
 use crate::payments::RetryPolicy;
 
-/// A hung connection must not hold a sync job's lease forever.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// Search Console for the shared HTTP core: its name in messages, and the grant's access token
+/// as the secret (never blank: Google's token endpoint answers one or fails).
+enum SearchConsole {}
+
+impl Vendor for SearchConsole {
+    const NAME: &'static str = "Search Console";
+    const KEY_FIELD: &'static str = "access_token";
+    const KEY_LABEL: &'static str = "Google access token";
+}
 
 /// One authorised session with the API: an access token fetched for one operation (a test, a
 /// sync, a discovery), which outlives none of them.
@@ -80,7 +86,8 @@ impl ConsoleClient {
             .await
     }
 
-    /// One call, retrying quota and server errors per the retry policy (every call here reads).
+    /// One call, retrying quota and server errors per the retry policy (every call here reads),
+    /// through the shared HTTP core with the access token as the secret it scrubs.
     async fn call<T: DeserializeOwned>(
         &self,
         method: Method,
@@ -88,49 +95,38 @@ impl ConsoleClient {
         url: &str,
         body: Option<&serde_json::Value>,
     ) -> Result<T, ConnectorError> {
-        let mut retried = 0;
-        loop {
-            let mut request = self
-                .http
-                .request(method.clone(), url)
-                .bearer_auth(&self.access_token)
-                .timeout(REQUEST_TIMEOUT);
-            if let Some(body) = body {
-                request = request.json(body);
+        let session = KeyedHttp::<SearchConsole>::new(
+            &self.http,
+            &self.base_url,
+            &self.access_token,
+            self.retry,
+        )?;
+        let build = |http: &reqwest::Client| {
+            let request = http.request(method.clone(), url).bearer_auth(session.key());
+            match body {
+                Some(body) => request.json(body),
+                None => request,
             }
-            let response = request.send().await.map_err(|err| {
-                ConnectorError::Unreachable(format!("Search Console ({call}): {}", describe(&err)))
-            })?;
-            let status = response.status();
-            let bytes = response.bytes().await.map_err(|err| {
-                ConnectorError::Unreachable(format!("Search Console ({call}): {}", describe(&err)))
-            })?;
-            if status.is_success() {
-                return serde_json::from_slice(&bytes).map_err(|err| {
-                    ConnectorError::Vendor(format!(
-                        "{call} answered a shape Payback does not read: {err}"
-                    ))
-                });
-            }
-            let failure = Failure::read(call, status.as_u16(), &bytes);
-            if failure.retryable() && retried < self.retry.retries {
-                let delay = self
-                    .retry
-                    .base_delay
-                    .saturating_mul(2u32.saturating_pow(retried));
-                tracing::warn!(
-                    call,
-                    status = status.as_u16(),
-                    retry = retried + 1,
-                    ?delay,
-                    "search console asked to slow down or failed; backing off"
-                );
-                tokio::time::sleep(delay).await;
-                retried += 1;
-                continue;
-            }
-            return Err(failure.into_error(retried));
+        };
+        let retryable = |status: StatusCode, bytes: &[u8]| {
+            Failure::read(call, status.as_u16(), bytes).retryable()
+        };
+        let (status, bytes) = session.send(call, build, retryable).await?;
+        if status.is_success() {
+            return serde_json::from_slice(&bytes).map_err(|err| {
+                ConnectorError::Vendor(format!(
+                    "{call} answered a shape Payback does not read: {err}"
+                ))
+            });
         }
+        let failure = Failure::read(call, status.as_u16(), &bytes);
+        // A retryable failure returned only once every retry was spent.
+        let retried = if failure.retryable() {
+            session.retries()
+        } else {
+            0
+        };
+        Err(failure.into_error(retried))
     }
 }
 

@@ -16,10 +16,17 @@ use serde::de::DeserializeOwned;
 
 use super::wire::ErrorBody;
 use crate::ConnectorError;
+use crate::keyed_http::{Failure, KeyedHttp, Vendor};
 use crate::payments::RetryPolicy;
 
-/// A hung connection must not hold a sync job's lease forever.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// X, as messages name it and its token.
+pub(crate) enum XApi {}
+
+impl Vendor for XApi {
+    const NAME: &'static str = "X";
+    const KEY_FIELD: &'static str = "bearer_token";
+    const KEY_LABEL: &'static str = "X bearer token";
+}
 
 /// How many 429s one call waits out before giving up (each wait bounded by the config's
 /// longest wait): X's reset ends a window, so more than a couple means something else is wrong.
@@ -43,10 +50,7 @@ impl Default for RateLimitWait {
 
 /// One token's session with the API.
 pub(crate) struct XClient<'a> {
-    http: &'a reqwest::Client,
-    origin: &'a str,
-    token: &'a str,
-    retry: RetryPolicy,
+    session: KeyedHttp<'a, XApi>,
     longest_wait: RateLimitWait,
 }
 
@@ -59,57 +63,45 @@ impl<'a> XClient<'a> {
         retry: RetryPolicy,
         longest_wait: RateLimitWait,
     ) -> Result<Self, ConnectorError> {
-        let token = token.trim();
-        if token.is_empty() {
-            return Err(ConnectorError::Config(
-                "bearer_token: the X bearer token is empty".to_owned(),
-            ));
-        }
+        let session = KeyedHttp::new(http, origin, token, retry)?;
         Ok(Self {
-            http,
-            origin: origin.trim_end_matches('/'),
-            token,
-            retry,
+            session,
             longest_wait,
         })
     }
 
     /// `GET {path}?{query}`, answering the body as `T`; `what` names the call in errors.
+    ///
+    /// Its own loop over the shared single tries, not the shared `send`: a 429 is waited out
+    /// until X's reset rather than backed off, and both count across the whole call.
     pub(crate) async fn get<T: DeserializeOwned>(
         &self,
         what: &str,
         path: &str,
         query: &[(&str, String)],
     ) -> Result<T, ConnectorError> {
-        let url = format!("{}{path}", self.origin);
+        let url = format!("{}{path}", self.session.origin());
         let mut retried = 0;
         let mut waited = 0;
         loop {
-            let unreachable = |err: reqwest::Error| {
-                ConnectorError::Unreachable(format!("X ({what}): {}", self.scrub(&describe(err))))
-            };
-            let response = self
-                .http
+            let request = self
+                .session
+                .http()
                 .get(&url)
                 .query(query)
-                .bearer_auth(self.token)
-                .header(reqwest::header::ACCEPT, "application/json")
-                .timeout(REQUEST_TIMEOUT)
-                .send()
-                .await
-                .map_err(unreachable)?;
-            let status = response.status();
-            let reset = reset_at(response.headers());
-            let body = response.bytes().await.map_err(unreachable)?;
+                .bearer_auth(self.session.key())
+                .header(reqwest::header::ACCEPT, "application/json");
+            let reply = self.session.exchange(what, request).await?;
+            let status = reply.status;
             if status.is_success() {
-                return serde_json::from_slice::<T>(&body).map_err(|err| {
+                return serde_json::from_slice::<T>(&reply.body).map_err(|err| {
                     ConnectorError::Vendor(format!(
                         "X answered {what} in a shape Payback does not read: {err}"
                     ))
                 });
             }
-            let error = serde_json::from_slice::<ErrorBody>(&body).unwrap_or_default();
             if status == StatusCode::TOO_MANY_REQUESTS {
+                let reset = reset_at(&reply.headers);
                 let now = SystemClock.now();
                 match self.rate_limit_sleep(reset, now) {
                     Some(sleep) if waited < RATE_LIMIT_WAITS => {
@@ -121,22 +113,11 @@ impl<'a> XClient<'a> {
                     _ => return Err(self.rate_limited(what, reset, now, waited)),
                 }
             }
-            if status.is_server_error() && retried < self.retry.retries {
-                let delay = self
-                    .retry
-                    .base_delay
-                    .saturating_mul(2u32.saturating_pow(retried));
-                tracing::warn!(
-                    what,
-                    status = status.as_u16(),
-                    retry = retried + 1,
-                    ?delay,
-                    "x failed; backing off"
-                );
-                tokio::time::sleep(delay).await;
+            if status.is_server_error() && self.session.back_off(what, status, retried).await {
                 retried += 1;
                 continue;
             }
+            let error = serde_json::from_slice::<ErrorBody>(&reply.body).unwrap_or_default();
             return Err(self.error(what, status, &error));
         }
     }
@@ -179,24 +160,23 @@ impl<'a> XClient<'a> {
 
     /// X's reason (scrubbed) as the error its status says: a refused token (401, or 403 for a
     /// token whose app may not use the endpoint) is [`ConnectorError::Unauthorized`] carrying
-    /// X's `detail` alone, so a connect can quote it.
+    /// X's `detail` alone, so a connect can quote it. A 429 never comes here: it is waited out
+    /// or ends the call naming the rate limit.
     fn error(&self, what: &str, status: StatusCode, error: &ErrorBody) -> ConnectorError {
         let reason = error
             .reason()
-            .map(|reason| self.scrub(&reason))
+            .map(|reason| self.session.scrub(&reason))
             .unwrap_or_else(|| format!("HTTP {}", status.as_u16()));
-        if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
-            return ConnectorError::Unauthorized(reason);
-        }
-        ConnectorError::Vendor(format!(
-            "X answered {} on {what}: {reason}",
-            status.as_u16()
-        ))
+        let failure = match Failure::of_status(status) {
+            Failure::RefusedKey => Failure::RefusedKey,
+            Failure::Throttled | Failure::Other => Failure::Other,
+        };
+        self.session.failure(what, status, failure, reason)
     }
 
     /// `text` with the token replaced.
     pub(crate) fn scrub(&self, text: &str) -> String {
-        text.replace(self.token, "[redacted]")
+        self.session.scrub(text)
     }
 }
 
@@ -210,19 +190,6 @@ fn reset_at(headers: &HeaderMap) -> Option<Timestamp> {
         .parse()
         .ok()?;
     Some(Timestamp::from_millis(seconds.checked_mul(1000)?))
-}
-
-/// The transport error with its causes (reqwest's own line is only "error sending request").
-fn describe(err: reqwest::Error) -> String {
-    let err = err.without_url();
-    let mut text = err.to_string();
-    let mut source = std::error::Error::source(&err);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]

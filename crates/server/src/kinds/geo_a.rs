@@ -174,16 +174,9 @@ fn listed(company: Company) -> GeoACompany {
     }
 }
 
-/// SE Ranking's refusal as a 400 naming the field (a refused key quotes SE Ranking's
-/// `message`); 502 when SE Ranking could not answer.
+/// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.
 fn refused(err: ConnectorError) -> ApiError {
-    match err {
-        ConnectorError::Unauthorized(message) => {
-            ApiError::bad_request(format!("api_key: refused: {message}"))
-        }
-        ConnectorError::Config(reason) => ApiError::bad_request(reason),
-        other => ApiError::BadGateway(other.to_string()),
-    }
+    key_connect::key_refused(err, "api_key", "SE Ranking")
 }
 
 /// The sealed part of a `geo_a` connection.

@@ -130,16 +130,9 @@ async fn connect(
     Ok(Json(Connected::new(connection_id)))
 }
 
-/// Bing's refusal as a 400 naming the field (a refused key quotes Bing's message; the
-/// connector's site check names `site_url` itself); 502 when Bing could not answer.
+/// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.
 fn refused(err: ConnectorError) -> ApiError {
-    match err {
-        ConnectorError::Unauthorized(message) => {
-            ApiError::bad_request(format!("api_key: refused: {message}"))
-        }
-        ConnectorError::Config(reason) => ApiError::bad_request(reason),
-        other => ApiError::BadGateway(other.to_string()),
-    }
+    key_connect::key_refused(err, "api_key", "Bing")
 }
 
 /// The sealed part of a `search_b` connection.

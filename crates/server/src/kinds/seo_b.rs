@@ -146,16 +146,9 @@ async fn connect(
     Ok(Json(Connected::new(connection_id)))
 }
 
-/// Ahrefs' refusal of the key as a 400 quoting its `error` text; 502 when Ahrefs could not
-/// answer or failed.
+/// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.
 fn refused(err: ConnectorError) -> ApiError {
-    match err {
-        ConnectorError::Unauthorized(message) => {
-            ApiError::bad_request(format!("api_key: refused by Ahrefs: {message}"))
-        }
-        ConnectorError::Config(reason) => ApiError::bad_request(reason),
-        other => ApiError::BadGateway(other.to_string()),
-    }
+    key_connect::key_refused(err, "api_key", "Ahrefs")
 }
 
 /// The sealed part of a `seo_b` connection.

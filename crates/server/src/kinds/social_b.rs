@@ -123,16 +123,9 @@ async fn connect(
     Ok(Json(Connected::new(connection_id)))
 }
 
-/// X's refusal as a 400 naming the field (a refused token quotes X's `detail`; the connector
-/// names `username` itself for a handle X cannot find); 502 when X could not answer.
+/// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.
 fn refused(err: ConnectorError) -> ApiError {
-    match err {
-        ConnectorError::Unauthorized(detail) => {
-            ApiError::bad_request(format!("bearer_token: refused by X: {detail}"))
-        }
-        ConnectorError::Config(reason) => ApiError::bad_request(reason),
-        other => ApiError::BadGateway(other.to_string()),
-    }
+    key_connect::key_refused(err, "bearer_token", "X")
 }
 
 /// The sealed part of a `social_b` connection.

@@ -101,5 +101,18 @@ pub fn refused(err: ConnectorError, id_field: &str) -> ApiError {
     }
 }
 
+/// A vendor's refusal of a pasted key: the key refused as a 400 naming `secret_field` and quoting
+/// the vendor's reason (`api_key: refused by Ahrefs: ...`); a setting the connector found wrong,
+/// which names its own field, as a 400; 502 when the vendor could not answer or failed.
+pub fn key_refused(err: ConnectorError, secret_field: &str, vendor: &str) -> ApiError {
+    match err {
+        ConnectorError::Unauthorized(reason) => {
+            ApiError::bad_request(format!("{secret_field}: refused by {vendor}: {reason}"))
+        }
+        ConnectorError::Config(reason) => ApiError::bad_request(reason),
+        other => ApiError::BadGateway(other.to_string()),
+    }
+}
+
 /// An access token, in characters (Meta's and LinkedIn's are a few hundred).
 pub const ACCESS_TOKEN_MAX_CHARS: usize = 4_000;

@@ -197,7 +197,7 @@ async fn connect_chooses_a_company_and_refusals_name_their_field(backend: Backen
         (
             json!({ "api_key": "not-a-key", "company_id": "77" }),
             "api_key",
-            "api_key: refused: Incorrect token",
+            "api_key: refused by SE Ranking: Incorrect token",
         ),
     ] {
         let refused = app

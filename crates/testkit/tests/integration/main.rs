@@ -24,6 +24,7 @@ mod dashboard;
 mod dashboard_chat;
 mod dashboard_databases;
 mod dashboard_demand;
+mod dashboard_demand_sources;
 mod dashboard_growth;
 mod dashboard_pages;
 mod dashboard_social;

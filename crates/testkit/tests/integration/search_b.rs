@@ -160,7 +160,7 @@ async fn connect_refusals_name_their_field(backend: Backend) {
         (
             json!({ "api_key": "not-a-bing-key", "site_url": SITE }),
             "api_key",
-            "api_key: refused: ERROR!!! InvalidApiKey",
+            "api_key: refused by Bing: ERROR!!! InvalidApiKey",
         ),
     ] {
         let refused = app

@@ -17,6 +17,8 @@ const CONSOLE_START: GrantProvider = {
       'Sign in with the Google account that has your site in Search Console and allow Payback to read it. You then choose the site; its clicks and impressions per search query are read hourly. Payback changes nothing in Search Console.',
     button: 'Connect Google Search Console',
     reconnectButton: 'Reconnect Google Search Console',
+    title: 'Connect Google Search Console',
+    failed: 'Google Search Console was not connected',
   },
 };
 
