@@ -15,6 +15,7 @@ use serde_json::json;
 use crate::crypto::{hash_password, verify_password};
 use crate::demo_data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
 use crate::demo_data::{self, Shape, ad, mix};
+use crate::demo_demand;
 use crate::error::{ApiError, ApiResult};
 use crate::secret::Secret;
 use crate::services::proposals::{self, ProposalCard, ProposalInput};
@@ -279,6 +280,7 @@ async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usiz
             continue;
         }
         let loaded = demo_data::seed(state, &product, shape).await?;
+        demo_demand::seed(state, &product, shape).await?;
         tracing::info!(
             product = %slug,
             events = loaded.events,

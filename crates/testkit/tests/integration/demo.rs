@@ -178,6 +178,27 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
             let recent = scalar(&app, &sql, id).await;
             assert!(recent > 0, "{slug}: no {table} in the last 30 days");
         }
+        // Demand has something to show: today's queries, a weekly reading, AI visibility.
+        let demand = app
+            .get(
+                &format!("/products/{slug}/demand?days=30"),
+                Some(access.api_key.expose()),
+            )
+            .await
+            .expect(200)
+            .clone();
+        assert!(
+            demand["funnel"]["impressions"].as_i64().unwrap() > 0,
+            "{slug}"
+        );
+        assert_eq!(demand["queries"].as_array().unwrap().len(), 5, "{slug}");
+        assert_eq!(demand["ranks"].as_array().unwrap().len(), 5, "{slug}");
+        assert_eq!(
+            demand["ai_visibility"]["engines"].as_array().unwrap().len(),
+            3,
+            "{slug}"
+        );
+        assert!(demand["authority"]["rank"].is_i64(), "{slug}");
         let table_counts = counts(&app, id).await;
         let events = export(&app, access.api_key.expose(), slug, "events").await;
         let revenue = export(&app, access.api_key.expose(), slug, "transactions").await;
