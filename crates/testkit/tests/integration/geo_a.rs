@@ -7,6 +7,7 @@
 //! after the key is regenerated, a rate limit retried, disconnect keeping the snapshots, another
 //! account's 404, and the key in no answer.
 
+use crate::shop::{founder, listed_connection};
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -14,7 +15,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fakes::seranking::FakeSeRanking;
-use payback_testkit::{Backend, Session, TestApp, per_backend};
+use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const KEY: &str = "253a73ad0123456789abcdef340aa0a939012345";
@@ -91,26 +92,9 @@ fn seed(se: &FakeSeRanking) {
     se.set_position(SHOP, 1, "payback", 390, "2026-01-05", 1, None);
 }
 
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
-}
-
 /// The `geo_a` connection as `GET /connections` lists it.
 async fn connection(app: &TestApp, token: &str) -> Option<Value> {
-    let listed = app
-        .get("/connections", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "geo_a")
-        .cloned()
+    listed_connection(app, token, "geo_a").await
 }
 
 /// The 7-day timeseries' `ai_visibility`, by day.

@@ -68,6 +68,7 @@ mod search_b;
 mod search_console;
 mod seo_a;
 mod seo_b;
+mod shop;
 mod smoke;
 mod snapshots;
 mod snippet;

@@ -5,6 +5,7 @@
 //! and after the key is regenerated, a throttle retried, disconnect keeping the snapshots, and
 //! the key in no answer.
 
+use crate::shop::{founder, listed_connection};
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -12,7 +13,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fakes::bing::FakeBing;
-use payback_testkit::{Backend, Session, TestApp, per_backend};
+use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const KEY: &str = "0123456789abcdef0123456789ABCDEF";
@@ -64,26 +65,9 @@ fn seed(bing: &FakeBing) {
     bing.set_query_day(BLOG, "2026-11-20", "payback", 1_000, 1_000);
 }
 
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
-}
-
 /// The `search_b` connection as `GET /connections` lists it.
 async fn connection(app: &TestApp, token: &str) -> Option<Value> {
-    let listed = app
-        .get("/connections", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "search_b")
-        .cloned()
+    listed_connection(app, token, "search_b").await
 }
 
 /// (clicks, impressions) per day, summed here from what the fake serves inside `first..=last`.

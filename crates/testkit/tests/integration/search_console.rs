@@ -5,6 +5,7 @@
 //! of what the fake served (over two pages of 25,000 rows), the live test, and the grant revoked
 //! only with its last connection.
 
+use crate::shop::founder;
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -12,7 +13,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fake_google::{CustomerSeed, QueryFigures, WEBMASTERS_READONLY_SCOPE};
-use payback_testkit::{Backend, FakeGoogle, Session, TestApp, per_backend};
+use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const FOUNDER: &str = "founder@shop.example";
@@ -103,13 +104,6 @@ fn served_sums() -> BTreeMap<String, (f64, f64)> {
         }
     }
     sums
-}
-
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
 }
 
 async fn start(app: &TestApp, token: &str, kinds: Value) -> payback_testkit::Reply {

@@ -7,6 +7,7 @@
 //! a domain Semrush knows nothing of, disconnect keeping the snapshots, another account's 404,
 //! and the key in no answer.
 
+use crate::shop::{founder, listed_connection};
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -14,7 +15,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fakes::semrush::{FakeSemrush, OrganicKeyword, Overview};
-use payback_testkit::{Backend, Session, TestApp, per_backend};
+use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const KEY: &str = "0123456789abcdef0123456789abcdef";
@@ -90,26 +91,9 @@ fn seed(semrush: &FakeSemrush) {
     );
 }
 
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
-}
-
 /// The `seo_a` connection as `GET /connections` lists it.
 async fn connection(app: &TestApp, token: &str) -> Option<Value> {
-    let listed = app
-        .get("/connections", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "seo_a")
-        .cloned()
+    listed_connection(app, token, "seo_a").await
 }
 
 /// `(day, metric, dimension) -> (value, detail)`.

@@ -6,6 +6,7 @@
 //! ranks, the weekly cadence and no sync now, test before and after the key is deleted, a
 //! throttle retried, disconnect keeping the snapshots, and the key in no answer.
 
+use crate::shop::{founder, listed_connection};
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -13,7 +14,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fakes::ahrefs::{Backlinks, FakeAhrefs, OrganicKeyword};
-use payback_testkit::{Backend, Session, TEST_START, TestApp, per_backend};
+use payback_testkit::{Backend, TEST_START, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const KEY: &str = "ahrefs0123456789abcdefghijklmnopqrstuvwx";
@@ -135,26 +136,9 @@ async fn stored(app: &TestApp) -> BTreeMap<String, Stored> {
     days
 }
 
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
-}
-
 /// The `seo_b` connection as `GET /connections` lists it.
 async fn connection(app: &TestApp, token: &str) -> Option<Value> {
-    let listed = app
-        .get("/connections", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "seo_b")
-        .cloned()
+    listed_connection(app, token, "seo_b").await
 }
 
 async fn connect_refusals_name_their_field(backend: Backend) {

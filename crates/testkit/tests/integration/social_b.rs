@@ -6,6 +6,7 @@
 //! too far away ending the run with a last_error naming the rate limit, test before and after the
 //! token is regenerated, disconnect keeping the figures, and the token in no answer.
 
+use crate::shop::{founder, listed_connection};
 use std::collections::BTreeMap;
 
 use base64::Engine as _;
@@ -13,7 +14,7 @@ use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_server::secret::Secret;
 use payback_testkit::fakes::x::{FakeX, PostMetrics};
-use payback_testkit::{Backend, Session, TestApp, per_backend};
+use payback_testkit::{Backend, TestApp, per_backend};
 use serde_json::{Value, json};
 
 const TOKEN: &str = "AAAAAAAAAAAAAAAAAAAAAShopBearer%2Fz0123456789abcdefXYZ";
@@ -127,26 +128,9 @@ fn seed(x: &FakeX) {
     );
 }
 
-async fn founder(app: &TestApp) -> (Session, String) {
-    let owner = app.signup_verified("founder@example.com").await;
-    app.create_product(&owner.token, "shop").await;
-    let key = app.api_key(&owner).await;
-    (owner, key)
-}
-
 /// The `social_b` connection as `GET /connections` lists it.
 async fn connection(app: &TestApp, token: &str) -> Option<Value> {
-    let listed = app
-        .get("/connections", Some(token))
-        .await
-        .expect(200)
-        .clone();
-    listed
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["kind"] == "social_b")
-        .cloned()
+    listed_connection(app, token, "social_b").await
 }
 
 /// (impressions, engagement) per publish day, summed here from what the fake serves for the
