@@ -1,8 +1,9 @@
 // The Demand and Social pages in a browser: reached from the product's tabs, they show the
 // figures the Rust side computed from what it seeded (the demand funnel with each step's
 // conversion, the trend chart with its AI-visibility line, the search queries, the keyword
-// ranks, AI visibility, authority, the sources with their Connect links; followers and their
-// change, each network's figures, the posts most engaged first), for the 30-day window and
+// ranks, keyword gaps, AI visibility, authority, the sources with their Connect links;
+// followers and their change, each network's figures, the posts most engaged first), for the
+// 30-day window and
 // again after switching to 7 days; a product with nothing connected shows what to connect.
 //
 // Run by crates/testkit/tests/integration/dashboard_demand.rs, which seeds the store, makes the
@@ -13,7 +14,7 @@
 //   PAYBACK_E2E_EMPTY_SLUG      a product without any
 //   PAYBACK_E2E_CONNECTED_KIND  the one demand source connected to the first
 //   PAYBACK_E2E_DEMAND_SOURCES  JSON [{kind, label}]: the demand sources in the page's order
-//   PAYBACK_E2E_DEMAND          JSON [7 days, 30 days]: {window, funnel, queries, ranks, ai, authority}
+//   PAYBACK_E2E_DEMAND          JSON [7 days, 30 days]: {window, funnel, queries, ranks, gaps, ai, authority}
 //   PAYBACK_E2E_SOCIAL          JSON [7 days, 30 days]: {window, followers, followers_change, networks, posts}
 
 import { baseUrl, check, checkEqual, envSetting, logIn, runBrowserTest, step } from './lib/harness.mjs';
@@ -84,6 +85,9 @@ await runBrowserTest('dashboard-reports-demand', async (browser) => {
       const link = report.locator('[data-part="demand-ranks"]').getByRole('link', { name: row.url, exact: true });
       checkEqual(await link.getAttribute('href'), row.url, `the link of ${row.keyword}`);
     }
+
+    const shownGaps = (await tableRows('demand-gaps')).map((cells) => cells.slice(0, 6));
+    checkEqual(shownGaps, expected.gaps, 'the keyword gaps');
 
     const figure = (name) => text(report.locator(`[data-figure="${name}"] dd`));
     checkEqual(await figure('ai_score'), expected.ai.score, 'the AI visibility score');

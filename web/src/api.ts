@@ -21,7 +21,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'DELETE';
 
 /**
  * Reads of a product's ingested data wait for the fold of its events at most about a second;
@@ -103,6 +103,7 @@ function safeJson(text: string): unknown {
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, body: unknown = {}, options?: RequestOptions) => request<T>('POST', path, body, options),
+  delete: <T>(path: string) => request<T>('DELETE', path),
 };
 
 /** Encodes query parameters, leaving out those that are undefined or empty. */

@@ -12,5 +12,9 @@ import { healthRoutes } from './pages/health/routes';
 import { growthRoutes } from './pages/growth/routes';
 import { demandRoutes } from './pages/demand/routes';
 import { socialRoutes } from './pages/social/routes';
+import { pagesRoutes } from './pages/pages/routes';
+import { recordingsRoutes } from './pages/recordings/routes';
+import { scorecardRoutes } from './pages/scorecard/routes';
+import { billingRoutes } from './pages/billing/routes';
 
-export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes, ...demandRoutes, ...socialRoutes];
+export const routes: Route[] = [...accountRoutes, ...portfolioRoutes, ...funnelRoutes, ...queueRoutes, ...connectionsRoutes, ...dashboardsRoutes, ...healthRoutes, ...growthRoutes, ...demandRoutes, ...socialRoutes, ...pagesRoutes, ...recordingsRoutes, ...scorecardRoutes, ...billingRoutes];

@@ -58,6 +58,9 @@ impl DayRange {
 pub struct StageDay {
     pub day: String,
     pub stage: Stage,
+    /// The channel (a word of `payback_domain::channel`) the volume came through, or `''` for a
+    /// source that counts no channel.
+    pub channel: String,
     pub volume: i64,
 }
 

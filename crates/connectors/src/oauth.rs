@@ -3,9 +3,8 @@
 //! revocation when the grant's last connection goes.
 //!
 //! The `oauth2` crate builds the authorization URL (PKCE S256) and speaks the token endpoint; its
-//! own reqwest glue targets another reqwest than ours, so `Adapter` implements the crate's
-//! `AsyncHttpClient` (`http::Request<Vec<u8>>` in, a future of `http::Response<Vec<u8>>` out)
-//! over our `reqwest::Client`. Revocation is one form POST done directly: the crate
+//! own reqwest glue targets another reqwest than ours, so `oauth_http::Adapter` implements the
+//! crate's `AsyncHttpClient` over our `reqwest::Client`. Revocation is one form POST done directly: the crate
 //! refuses a revocation URL that is not `https`, and tests point every endpoint at a loopback fake.
 //!
 //! Client credentials travel in the POST body (`client_id`, `client_secret`), as Google's guide
@@ -13,8 +12,6 @@
 //! carry Google's `error` code and description, the HTTP status, or the transport's failure.
 
 use std::fmt;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use oauth2::basic::{BasicClient, BasicErrorResponseType};
@@ -25,6 +22,7 @@ use oauth2::{
 use serde::Deserialize;
 
 use crate::ConnectorError;
+use crate::oauth_http::{Adapter, EndpointFailure};
 
 /// Google's authorization endpoint, where the person consents.
 pub const GOOGLE_AUTH_URL: &str = "https://accounts.google.com/o/oauth2/v2/auth";
@@ -217,6 +215,26 @@ impl OAuthClient {
         Ok(response.access_token().secret().clone())
     }
 
+    /// The scopes an access token from `refresh_token` carries now, as Google's refresh answer
+    /// names them (`scope`): what the person granted, fewer than asked after granular consent.
+    /// `None` when the answer names none. Nothing is kept: it is one token request.
+    pub async fn granted_scopes(
+        &self,
+        http: &reqwest::Client,
+        refresh_token: &str,
+    ) -> Result<Option<Vec<String>>, ConnectorError> {
+        let client = self.base().set_token_uri(self.token_url()?);
+        let refresh = RefreshToken::new(refresh_token.to_owned());
+        let response = client
+            .exchange_refresh_token(&refresh)
+            .request_async(&Adapter(http.clone()))
+            .await
+            .map_err(|err| token_error("refreshing the access token", err))?;
+        Ok(response
+            .scopes()
+            .map(|scopes| scopes.iter().map(|scope| scope.to_string()).collect()))
+    }
+
     /// Revokes `token` (the refresh token revokes the whole grant). A token Google no longer
     /// knows (`invalid_token`: already revoked or expired) counts as revoked: it cannot be used.
     pub async fn revoke(&self, http: &reqwest::Client, token: &str) -> Result<(), ConnectorError> {
@@ -289,64 +307,6 @@ impl OAuthErrorBody {
             (None, None) => String::new(),
         }
     }
-}
-
-/// Why the adapter gave no response to `oauth2`: the request never completed, or Google answered
-/// with a status worth telling apart (429, 5xx) rather than an OAuth error body.
-#[derive(Debug, thiserror::Error)]
-enum EndpointFailure {
-    #[error("{0}")]
-    Transport(String),
-    #[error("answered {0}")]
-    Status(u16),
-}
-
-/// `oauth2`'s HTTP client over our `reqwest::Client` (a cloned handle; the pool is shared). A
-/// named type owning its client rather than a closure borrowing one: the sources' futures must
-/// be `Send`, and a borrowed client inside `oauth2`'s future trips the compiler's higher-ranked
-/// `Send` check; the boxed future is `Send` by declaration.
-struct Adapter(reqwest::Client);
-
-impl<'c> oauth2::AsyncHttpClient<'c> for Adapter {
-    type Error = EndpointFailure;
-    type Future =
-        Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, EndpointFailure>> + Send + 'c>>;
-
-    fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
-        Box::pin(send(&self.0, request))
-    }
-}
-
-/// One request of `oauth2`'s, sent with the request timeout.
-async fn send(
-    http: &reqwest::Client,
-    request: oauth2::HttpRequest,
-) -> Result<oauth2::HttpResponse, EndpointFailure> {
-    let (parts, body) = request.into_parts();
-    let response = http
-        .request(parts.method, parts.uri.to_string())
-        .headers(parts.headers)
-        .body(body)
-        .timeout(REQUEST_TIMEOUT)
-        .send()
-        .await
-        .map_err(|err| EndpointFailure::Transport(describe(&err)))?;
-    let status = response.status();
-    if status.as_u16() == 429 || status.is_server_error() {
-        return Err(EndpointFailure::Status(status.as_u16()));
-    }
-    let headers = response.headers().clone();
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|err| EndpointFailure::Transport(describe(&err)))?;
-    let mut built = oauth2::http::Response::builder().status(status);
-    if let Some(target) = built.headers_mut() {
-        target.extend(headers);
-    }
-    built
-        .body(bytes.to_vec())
-        .map_err(|err| EndpointFailure::Transport(err.to_string()))
 }
 
 /// `oauth2`'s error as ours. A body that does not parse is never quoted: on a 200 it holds tokens.

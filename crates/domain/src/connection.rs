@@ -45,11 +45,22 @@ pub const MAX_BACKOFF_MS: i64 = 24 * HOUR_MS;
 /// kind has no ladder: its vendor serves a reading of now (an SEO tool's ranks) or a few days
 /// (session replay's export), and every extra run would spend the customer's units.
 pub fn next_window_days(kind: ConnectionKind, backfill_days: i64) -> i64 {
+    next_window_days_within(kind, backfill_days, DEEPEST_RUNG)
+}
+
+/// The deepest rung: everything there is to read.
+pub const DEEPEST_RUNG: i64 = BACKFILL_LADDER[BACKFILL_LADDER.len() - 1];
+
+/// [`next_window_days`] for a workspace whose plan reads at most `max_days` of history (issue
+/// 41): the ladder stops at that depth (a rung deeper is cut to it), then the recent days; a
+/// plan reading deeper later lets the ladder climb on from where it stopped.
+pub fn next_window_days_within(kind: ConnectionKind, backfill_days: i64, max_days: i64) -> i64 {
     if kind.spec().quota_bound {
         return kind.recent_days();
     }
     BACKFILL_LADDER
         .into_iter()
+        .map(|rung| rung.min(max_days))
         .find(|rung| *rung > backfill_days)
         .unwrap_or_else(|| kind.recent_days())
 }
@@ -67,14 +78,18 @@ pub fn backfill_complete(backfill_days: i64) -> bool {
 }
 
 /// When a connection whose run at `ran_at` succeeded, leaving it `backfill_days` deep, is due
-/// again: at the next pass while the ladder is unclimbed, then at the kind's cadence (at once
-/// for a quota-bound kind, which has no ladder).
+/// again: at the next pass while the ladder is unclimbed as far as the plan's `max_days` allow,
+/// then at the kind's cadence (at once for a quota-bound kind, which has no ladder).
 pub fn next_run_after_success(
     kind: ConnectionKind,
     ran_at: Timestamp,
     backfill_days: i64,
+    max_days: i64,
 ) -> Timestamp {
-    if kind.spec().quota_bound || backfill_complete(backfill_days) {
+    if kind.spec().quota_bound
+        || backfill_complete(backfill_days)
+        || backfill_days >= max_days.min(DEEPEST_RUNG)
+    {
         ran_at.plus_millis(kind.cadence_ms())
     } else {
         ran_at.plus_millis(NEXT_RUNG_AFTER_MS)
@@ -121,6 +136,28 @@ mod tests {
         // Web analytics settles on its kind's 3 days.
         assert_eq!(next_window_days(ConnectionKind::AnalyticsA, 3650), 3);
         assert_eq!(next_window_days(ConnectionKind::AnalyticsA, 30), 365);
+    }
+
+    #[test]
+    fn a_plans_history_stops_the_ladder_and_an_upgrade_climbs_on() {
+        let kind = ConnectionKind::Payments;
+        let ran = Timestamp::from_millis(DAY_MS);
+        // Free reads 30 days, then the recent days at the cadence.
+        assert_eq!(next_window_days_within(kind, 0, 30), 30);
+        assert_eq!(next_window_days_within(kind, 30, 30), 7);
+        assert_eq!(
+            next_run_after_success(kind, ran, 30, 30),
+            ran.plus_millis(kind.cadence_ms())
+        );
+        // Indie stops at a year; Growth climbs on from there.
+        assert_eq!(next_window_days_within(kind, 30, 365), 365);
+        assert_eq!(next_window_days_within(kind, 365, 365), 7);
+        assert_eq!(next_window_days_within(kind, 30, 3650), 365);
+        assert_eq!(next_window_days_within(kind, 365, 3650), 3650);
+        assert_eq!(
+            next_run_after_success(kind, ran, 365, 3650),
+            ran.plus_millis(NEXT_RUNG_AFTER_MS)
+        );
     }
 
     #[test]
@@ -187,13 +224,13 @@ mod tests {
         for depth in [0, 30, 365] {
             assert!(!backfill_complete(depth));
             assert_eq!(
-                next_run_after_success(kind, ran, depth),
+                next_run_after_success(kind, ran, depth, DEEPEST_RUNG),
                 ran.plus_millis(NEXT_RUNG_AFTER_MS)
             );
         }
         assert!(backfill_complete(3650));
         assert_eq!(
-            next_run_after_success(kind, ran, 3650),
+            next_run_after_success(kind, ran, 3650, DEEPEST_RUNG),
             ran.plus_millis(kind.cadence_ms())
         );
     }
@@ -205,7 +242,12 @@ mod tests {
         assert_eq!(next_window_days(metered, 0), metered.recent_days());
         let ran = Timestamp::from_millis(DAY_MS);
         assert_eq!(
-            next_run_after_success(metered, ran, backfill_after(0, metered.recent_days())),
+            next_run_after_success(
+                metered,
+                ran,
+                backfill_after(0, metered.recent_days()),
+                DEEPEST_RUNG
+            ),
             ran.plus_millis(metered.cadence_ms())
         );
     }

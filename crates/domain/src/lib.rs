@@ -11,6 +11,7 @@ pub mod connection;
 pub mod dashboard_spec;
 pub mod event;
 pub mod event_map;
+pub mod landing_path;
 pub mod lease;
 pub mod metrics;
 pub mod money;

@@ -49,6 +49,30 @@ pub const ORGANIC_TRAFFIC: &str = "organic_traffic";
 /// The site audit's health score, 0-100, at `''`.
 pub const SITE_HEALTH: &str = "site_health";
 
+/// The best position among a project's competitors for one of its tracked keywords, per day
+/// (dimension: the keyword; detail: that competitor's name): where a competitor outranks the
+/// product, a keyword gap.
+pub const COMPETITOR_POSITION: &str = "competitor_position";
+
+/// Sessions that began on a landing page, per day, the dimension the page's path (without query
+/// or trailing `/`): what a web or product analytics source counts for the landing pages'
+/// `traffic` and discovery.
+pub const LANDING_SESSIONS: &str = "landing_sessions";
+
+/// Rage clicks (rapid repeated clicks on one spot) on a page that day, the dimension the page's
+/// path as [`LANDING_SESSIONS`] spells it (queries of one path add up): the landing pages'
+/// `friction`. Session-replay and product-analytics sources write it.
+pub const RAGE_CLICKS: &str = "rage_clicks";
+/// Dead clicks (clicks that changed nothing) on a page that day, per path as [`RAGE_CLICKS`].
+pub const DEAD_CLICKS: &str = "dead_clicks";
+/// JavaScript errors on a page that day, per path as [`RAGE_CLICKS`].
+pub const JS_ERRORS: &str = "js_errors";
+/// One sampled session recording, dated the day it started (dimension: the vendor's session
+/// id; value: its duration in seconds; detail: the JSON of its playback pointer, `url`, `path`,
+/// `started_at` and `signals`). A detail, never summed: `GET /products/{slug}/recordings`
+/// lists them.
+pub const RECORDING: &str = "recording";
+
 /// How a report makes one value of a day out of a metric's snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DayValue {
@@ -74,6 +98,30 @@ pub struct SnapshotMetric {
 /// Every metric a source may write. The timeseries reads the search, AI-visibility and social
 /// words into its columns of the same name; the demand report reads the rest.
 pub const METRICS: &[SnapshotMetric] = &[
+    SnapshotMetric {
+        word: COMPETITOR_POSITION,
+        day_value: DayValue::Details,
+    },
+    SnapshotMetric {
+        word: LANDING_SESSIONS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: RAGE_CLICKS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: DEAD_CLICKS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: JS_ERRORS,
+        day_value: DayValue::SumOfDimensions,
+    },
+    SnapshotMetric {
+        word: RECORDING,
+        day_value: DayValue::Details,
+    },
     SnapshotMetric {
         word: SEARCH_CLICKS,
         day_value: DayValue::SumOfDimensions,
@@ -157,7 +205,7 @@ mod tests {
     #[test]
     fn every_word_is_listed_once_and_found() {
         let mut words = words();
-        assert_eq!(words.len(), 16);
+        assert_eq!(words.len(), 22);
         words.sort_unstable();
         words.dedup();
         assert_eq!(words.len(), METRICS.len());

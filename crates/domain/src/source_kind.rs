@@ -117,6 +117,8 @@ pub enum DemandPart {
     Authority,
     /// AI-search visibility by engine, and site health.
     AiVisibility,
+    /// Keywords a competitor ranks better for.
+    Gaps,
 }
 
 impl DemandPart {
@@ -128,6 +130,7 @@ impl DemandPart {
             DemandPart::Ranks => "ranks",
             DemandPart::Authority => "authority",
             DemandPart::AiVisibility => "ai_visibility",
+            DemandPart::Gaps => "gaps",
         }
     }
 }
@@ -208,7 +211,7 @@ kind_table! {
     AnalyticsA {
         label: "Web analytics",
         prose: "web analytics",
-        wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant, connectable: false,
+        wire: "analytics_a", path: "analytics-a", family: Family::SearchGrant, connectable: true,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_ANALYTICS_A_API_URL"), api_url_alias: None,
@@ -219,7 +222,7 @@ kind_table! {
     Tagmgr {
         label: "Tag manager",
         prose: "a tag manager",
-        wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant, connectable: false,
+        wire: "tagmgr", path: "tagmgr", family: Family::SearchGrant, connectable: true,
         cadence: Cadence::Hourly, recent_days: 7, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_TAGMGR_API_URL"), api_url_alias: None,
@@ -296,13 +299,13 @@ kind_table! {
         api_url_var: Some("PAYBACK_GEO_A_API_URL"), api_url_alias: None,
         health: HealthArea::SeoMetrics, database_engine: NOT_A_DATABASE, env_setup: false,
         ad_account_field: NO_AD_ACCOUNT, final_url_suffix: false,
-        demand: &[DemandPart::AiVisibility, DemandPart::Ranks],
+        demand: &[DemandPart::AiVisibility, DemandPart::Ranks, DemandPart::Gaps],
     }
     // 10 export requests per project per day: one daily run keeps well inside them.
     ReplayA {
         label: "Session replay",
         prose: "session replay",
-        wire: "replay_a", path: "replay-a", family: Family::Key, connectable: false,
+        wire: "replay_a", path: "replay-a", family: Family::Key, connectable: true,
         cadence: Cadence::Daily, recent_days: 7, sync_now: false, quota_bound: true,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_REPLAY_A_API_URL"), api_url_alias: None,
@@ -313,7 +316,7 @@ kind_table! {
     ProductAnalyticsA {
         label: "Product analytics",
         prose: "product analytics",
-        wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key, connectable: false,
+        wire: "product_analytics_a", path: "product-analytics-a", family: Family::Key, connectable: true,
         cadence: Cadence::Daily, recent_days: 3, sync_now: true, quota_bound: false,
         spend: NO_SPEND, changes_budgets: false,
         api_url_var: Some("PAYBACK_PRODUCT_ANALYTICS_A_API_URL"), api_url_alias: None,

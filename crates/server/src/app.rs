@@ -70,6 +70,7 @@ pub async fn build_state(config: Config, clock: Arc<dyn Clock>) -> Result<AppSta
         passwords: Passwords::per_core(),
         http,
         limiters,
+        sso: payback_connectors::oidc::DiscoveryCache::default(),
     })
 }
 
@@ -90,7 +91,13 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
                 .public_auth
                 .apply(limit_body(routes::auth::rate_limited(), auth_body, "")),
         )
+        .merge(
+            limiters
+                .public_auth
+                .apply(limit_body(routes::sso::rate_limited(), auth_body, "")),
+        )
         .merge(limit_body(routes::auth::public(), auth_body, ""))
+        .merge(routes::sso::public())
         .merge(routes::auth::router())
         .merge(routes::keys::router())
         .merge(routes::team::router())
@@ -102,9 +109,12 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
             &limiters.browser_events,
             browser_body,
         ))
+        .merge(routes::scorecard::public())
         .merge(routes::attribution::router())
         .merge(routes::series::router())
         .merge(routes::demand::router())
+        .merge(routes::detect::router())
+        .merge(routes::scorecard::router())
         .merge(routes::social_report::router())
         .merge(routes::funnel::router())
         .merge(routes::conversions::router())
@@ -112,11 +122,19 @@ pub fn api_routes(config: &Config, limiters: &Limiters) -> OpenApiRouter<AppStat
         .merge(routes::health_report::router())
         .merge(routes::growth::router())
         .merge(routes::exports::router())
+        .merge(routes::billing::router())
+        .merge(limit_body(
+            routes::billing::public(),
+            routes::billing::WEBHOOK_BODY_LIMIT.min(config.max_body_bytes),
+            "",
+        ))
         .merge(routes::queue::router())
         .merge(routes::spend::router())
         .merge(routes::policy::router())
         .merge(routes::distribution::router())
         .merge(routes::dashboards::router())
+        .merge(routes::landing_pages::router())
+        .merge(routes::recordings::router())
         .merge(routes::chat::router())
         .merge(limit_body(routes::connect::public(), auth_body, ""))
         .merge(routes::connect::router())

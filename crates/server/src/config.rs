@@ -82,6 +82,11 @@ pub struct Config {
     /// off, a start naming it answers 400. Off by default: an operator switches it on once
     /// their Google OAuth client may ask for the Search Console scope (`webmasters.readonly`).
     pub searchco_search_console: bool,
+    /// Payback's Google service account (its JSON key file), which tenants may give access to
+    /// their analytics property, tag manager container or Search Console site instead of a
+    /// grant (`/connect/searchco/service-account/...`, 503 while unset). Read at each use, so
+    /// a rotated key needs no restart.
+    pub searchco_service_account_key_file: Option<std::path::PathBuf>,
     /// Payback's app at the social network (Meta): the social-network grant
     /// (`/connect/socialco/...`) answers 503 until both are set.
     pub socialco_client_id: Option<String>,
@@ -90,6 +95,12 @@ pub struct Config {
     /// version the connector speaks). Tests point them at a fake.
     pub socialco_auth_url: Option<String>,
     pub socialco_token_url: Option<String>,
+    /// Sign in with SSO (OpenID Connect): the provider's issuer, whose
+    /// `/.well-known/openid-configuration` names its endpoints (read when first needed), and
+    /// Payback's client there. `/auth/sso/start` answers 503 until the id and secret are set.
+    pub sso_issuer: String,
+    pub sso_client_id: Option<String>,
+    pub sso_client_secret: Option<Secret>,
     /// Base URL of an OpenAI-compatible chat completions gateway (`/chat/completions` is
     /// appended).
     pub model_gateway_url: String,
@@ -97,9 +108,19 @@ pub struct Config {
     pub model_gateway_key: Option<Secret>,
     /// The model asked.
     pub model: String,
+    /// The Google service account's JSON key file the scorecard's Sheets sync signs in with
+    /// (`PAYBACK_SHEETS_SERVICE_ACCOUNT_KEY_FILE`); unset, the sync answers 503.
+    pub sheets_service_account_key_file: Option<String>,
+    /// The Sheets v4 and Drive v3 API origins (`PAYBACK_SHEETS_API_URL`,
+    /// `PAYBACK_DRIVE_API_URL`); tests point them at a fake.
+    pub sheets_api_url: String,
+    pub drive_api_url: String,
     /// Chat requests (`POST /chat`, `POST /products/{slug}/chat`) per minute per account,
     /// whichever credential sends them: each one costs model tokens.
     pub chat_per_minute: u32,
+    /// Fetches of tenant-given pages (detect-integrations) per minute per account
+    /// (`PAYBACK_FETCH_PER_MINUTE`): each costs the server a request to someone else's site.
+    pub fetch_per_minute: u32,
     /// Chat requests per minute per credential (one API key, one session).
     pub chat_key_per_minute: u32,
     /// Conversations under way at once per account; one more answers 429.
@@ -110,6 +131,23 @@ pub struct Config {
     /// Lets tenants' database connections name loopback and private addresses (self-hosted
     /// setups, tests). Off, such hosts are refused: they would reach the API host's neighbours.
     pub allow_private_database_hosts: bool,
+    /// Lets fetches of tenant-given URLs (landing pages, their redirects) reach loopback and
+    /// private addresses (tests, self-hosted setups); off, they are refused (`fetch_guard.rs`).
+    pub allow_private_fetch_hosts: bool,
+    /// Billing (issue 41): Payback's own Stripe account, which bills the workspaces (nothing to
+    /// do with the tenants' `payments` connections). Its secret key (`PAYBACK_BILLING_STRIPE_KEY`),
+    /// webhook signing secret (`whsec_...`), the per-product monthly prices of the two paid
+    /// plans, and the API origin (tests point it at a fake). Without the key and both prices no
+    /// plan gate applies and checkout, portal and webhook answer 503 (`billing_available`).
+    pub billing_stripe_key: Option<Secret>,
+    pub billing_webhook_secret: Option<Secret>,
+    pub billing_price_indie: Option<String>,
+    pub billing_price_growth: Option<String>,
+    pub billing_api_url: String,
+    /// Days a new workspace trials the top plan, without a card.
+    pub trial_days: i64,
+    /// Days each product is free from its creation before it joins the bill.
+    pub product_free_days: i64,
     /// The API host's environment as it was at start: operators may point a `sql_a` connection
     /// at variables of it by name. Captured once so nothing reads the process environment later.
     #[serde(skip)]
@@ -179,22 +217,38 @@ impl Default for Config {
             searchco_revoke_url: payback_connectors::oauth::GOOGLE_REVOKE_URL.to_owned(),
             search_ads_developer_token: None,
             searchco_search_console: false,
+            searchco_service_account_key_file: None,
             socialco_client_id: None,
             socialco_client_secret: None,
             socialco_auth_url: None,
             socialco_token_url: None,
+            sso_issuer: "https://accounts.google.com".to_owned(),
+            sso_client_id: None,
+            sso_client_secret: None,
             model_gateway_url: "https://api.openai.com/v1".to_owned(),
             model_gateway_key: None,
             model: "gpt-4o-mini".to_owned(),
+            sheets_service_account_key_file: None,
+            sheets_api_url: "https://sheets.googleapis.com".to_owned(),
+            drive_api_url: "https://www.googleapis.com".to_owned(),
             // A person asks a question every few seconds at most; an agent looping faster is
             // spending money, not reading answers.
             chat_per_minute: 20,
+            fetch_per_minute: 30,
             chat_key_per_minute: 10,
             chat_concurrent: 3,
             // Four full messages: a long conversation, but not a stuffed one (issue 35 sent
             // 280 KB per gateway round).
             chat_max_chars: 32_000,
             allow_private_database_hosts: false,
+            allow_private_fetch_hosts: false,
+            billing_stripe_key: None,
+            billing_webhook_secret: None,
+            billing_price_indie: None,
+            billing_price_growth: None,
+            billing_api_url: "https://api.stripe.com".to_owned(),
+            trial_days: 30,
+            product_free_days: 30,
             host_env: HostEnv::default(),
         }
     }
@@ -251,6 +305,14 @@ impl Config {
     /// origin) and a test can set it; the kind's own variable wins over it.
     fn alias_settings(&self) -> [(&'static str, &str); 1] {
         [("PAYBACK_STRIPE_API_BASE", self.stripe_api_base.as_str())]
+    }
+
+    /// Whether billing is set up: the Stripe key and both plans' prices (issue 41).
+    pub fn billing_available(&self) -> bool {
+        let set = |value: Option<&str>| value.is_some_and(|text| !text.trim().is_empty());
+        set(self.billing_stripe_key.as_ref().map(Secret::expose))
+            && set(self.billing_price_indie.as_deref())
+            && set(self.billing_price_growth.as_deref())
     }
 
     /// [`Self::read_wait_ms`] as a duration.

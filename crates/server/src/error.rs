@@ -44,6 +44,13 @@ pub enum ApiError {
     /// The policy engine refused a human's approval: 403 with `policy_code`; the card waits.
     #[error("{0}")]
     PolicyWall(PolicyRefusal),
+    /// The workspace's plan does not include the feature: 402 with `required_plan`, the
+    /// cheapest plan that does (`services::billing::plan::require`).
+    #[error("{message}")]
+    PaymentRequired {
+        message: String,
+        required_plan: &'static str,
+    },
     /// Configuration that cannot be read; only at start-up.
     #[error("configuration: {0}")]
     Config(String),
@@ -63,6 +70,9 @@ pub struct ErrorBody {
     /// `portfolio_currency_mismatch`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_code: Option<String>,
+    /// Only on 402: the cheapest plan (`indie` or `growth`) that includes what was refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_plan: Option<String>,
 }
 
 impl ApiError {
@@ -79,6 +89,7 @@ impl ApiError {
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::ServiceUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::BadGateway(_) => StatusCode::BAD_GATEWAY,
+            ApiError::PaymentRequired { .. } => StatusCode::PAYMENT_REQUIRED,
             ApiError::PolicyRefused(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::PolicyWall(_) => StatusCode::FORBIDDEN,
             ApiError::Config(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -131,9 +142,14 @@ impl IntoResponse for ApiError {
             } => Some(retry_after_secs.to_string()),
             _ => None,
         };
+        let required_plan = match &self {
+            ApiError::PaymentRequired { required_plan, .. } => Some((*required_plan).to_owned()),
+            _ => None,
+        };
         let body = ErrorBody {
             error: message,
             policy_code,
+            required_plan,
         };
         match retry_after {
             Some(seconds) => (status, [(header::RETRY_AFTER, seconds)], Json(body)).into_response(),

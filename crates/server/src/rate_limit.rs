@@ -13,6 +13,9 @@
 //!   (`PAYBACK_CHAT_CONCURRENT`, [`ConversationSlots`]): the chat service
 //!   checks them before it asks the model gateway anything.
 //!
+//! - Per account (`PAYBACK_FETCH_PER_MINUTE`): fetches of tenant-given pages (detect-integrations),
+//!   checked before anything is sent.
+//!
 //! Every limiter lives in memory, per instance, in [`Limiters`] (held by `AppState`).
 //!
 //! Behind a reverse proxy every request arrives from the proxy, so keying on the peer address
@@ -171,6 +174,8 @@ pub struct Limiters {
     chat_account_per_minute: u32,
     chat_credential: KeyedLimit,
     chat_credential_per_minute: u32,
+    fetch_account: KeyedLimit,
+    fetch_account_per_minute: u32,
     /// Chat conversations under way, per account.
     pub chat_conversations: ConversationSlots,
 }
@@ -188,6 +193,7 @@ impl std::fmt::Debug for Limiters {
                 &self.chat_credential_per_minute,
             )
             .field("chat_conversations", &self.chat_conversations)
+            .field("fetch_account_per_minute", &self.fetch_account_per_minute)
             .finish()
     }
 }
@@ -202,6 +208,7 @@ impl Limiters {
         let login_attempts = config.login_attempts_per_email.max(1);
         let chat_account_per_minute = config.chat_per_minute.max(1);
         let chat_credential_per_minute = config.chat_key_per_minute.max(1);
+        let fetch_account_per_minute = config.fetch_per_minute.max(1);
         let login_quota = Quota::with_period(LOGIN_WINDOW / login_attempts)
             .map(|quota| quota.allow_burst(nonzero(login_attempts)))
             .ok_or_else(|| {
@@ -220,6 +227,8 @@ impl Limiters {
                 chat_credential_per_minute,
             ))),
             chat_credential_per_minute,
+            fetch_account: KeyedLimit::new(Quota::per_minute(nonzero(fetch_account_per_minute))),
+            fetch_account_per_minute,
             chat_conversations: ConversationSlots::new(config.chat_concurrent),
         };
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
@@ -280,6 +289,19 @@ impl Limiters {
             })
     }
 
+    /// Counts a fetch of a tenant-given page for `account`.
+    pub fn check_fetch(&self, account: &str) -> ApiResult<()> {
+        self.fetch_account
+            .check(account)
+            .map_err(|wait| ApiError::TooManyRequests {
+                message: format!(
+                    "too many page fetches for this account: at most {} per minute; try again in {wait} s",
+                    self.fetch_account_per_minute
+                ),
+                retry_after_secs: wait,
+            })
+    }
+
     fn weak(&self) -> WeakLimiters {
         WeakLimiters {
             public_auth: Arc::downgrade(self.public_auth.config.limiter()),
@@ -288,6 +310,7 @@ impl Limiters {
             login_email: Arc::downgrade(&self.login_email.limiter),
             chat_account: Arc::downgrade(&self.chat_account.limiter),
             chat_credential: Arc::downgrade(&self.chat_credential.limiter),
+            fetch_account: Arc::downgrade(&self.fetch_account.limiter),
         }
     }
 }
@@ -307,6 +330,7 @@ struct WeakLimiters {
     login_email: Weak<DefaultKeyedRateLimiter<String>>,
     chat_account: Weak<DefaultKeyedRateLimiter<String>>,
     chat_credential: Weak<DefaultKeyedRateLimiter<String>>,
+    fetch_account: Weak<DefaultKeyedRateLimiter<String>>,
 }
 
 async fn forget_idle_keys(limiters: WeakLimiters) {
@@ -327,6 +351,7 @@ async fn forget_idle_keys(limiters: WeakLimiters) {
             &limiters.login_email,
             &limiters.chat_account,
             &limiters.chat_credential,
+            &limiters.fetch_account,
         ] {
             if let Some(limiter) = limiter.upgrade() {
                 alive = true;
@@ -468,6 +493,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("write key"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn page_fetches_are_counted_per_account() {
+        let config = Config {
+            fetch_per_minute: 1,
+            ..Config::default()
+        };
+        let limiters = Limiters::from_config(&config).unwrap();
+        limiters.check_fetch("account:a").unwrap();
+        limiters.check_fetch("account:b").unwrap();
+        let err = limiters.check_fetch("account:a").unwrap_err().to_string();
+        assert!(err.contains("page fetches for this account"), "{err}");
     }
 
     #[tokio::test]

@@ -58,6 +58,8 @@ pub struct AppState {
     pub http: reqwest::Client,
     /// The in-memory rate limiters (per address, per write key, per login email).
     pub limiters: Limiters,
+    /// The SSO provider's discovery document and keys, read when first needed (`services::sso`).
+    pub sso: payback_connectors::oidc::DiscoveryCache,
 }
 
 pub type OpenFuture<'a> = Pin<Box<dyn Future<Output = ApiResult<Box<dyn Source>>> + Send + 'a>>;

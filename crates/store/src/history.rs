@@ -9,7 +9,7 @@ use crate::{Db, Tx, Visibility};
 
 /// Actions that belong to a person's sign-in rather than to the account's work; tenants never
 /// see them in their history.
-pub const LOGIN_ACTIONS: &[&str] = &["auth.login"];
+pub const LOGIN_ACTIONS: &[&str] = &["auth.login", "auth.sso_login"];
 
 pub struct NewEvent<'a> {
     pub account_id: Option<&'a str>,

@@ -22,6 +22,7 @@ pub use fakes::gateway::{self as fake_gateway, FakeGateway};
 pub use fakes::google::{self as fake_google, FakeGoogle};
 pub use fakes::linkedin::{self as fake_linkedin, FakeLinkedIn};
 pub use fakes::meta::{self as fake_meta, FakeMeta};
+pub use fakes::oidc::{self as fake_oidc, FakeOidc};
 pub use fakes::smtp::SmtpSink;
 pub use fakes::source::FakeSource;
 pub use mail::ReceivedMail;

@@ -22,16 +22,16 @@ export interface KindWords {
 
 /** Every kind of the spec's vocabulary, by its wire word. */
 export const KINDS: Readonly<Record<string, KindWords>> = {
-  analytics_a: { label: 'Web analytics', path: 'analytics-a', family: 'search_grant', connectable: false, cadence: 'daily', recentDays: 3, syncNow: true },
-  tagmgr: { label: 'Tag manager', path: 'tagmgr', family: 'search_grant', connectable: false, cadence: 'hourly', recentDays: 7, syncNow: true },
+  analytics_a: { label: 'Web analytics', path: 'analytics-a', family: 'search_grant', connectable: true, cadence: 'daily', recentDays: 3, syncNow: true },
+  tagmgr: { label: 'Tag manager', path: 'tagmgr', family: 'search_grant', connectable: true, cadence: 'hourly', recentDays: 7, syncNow: true },
   search_ads: { label: 'Google Ads', path: 'search-ads', family: 'search_grant', connectable: true, cadence: 'hourly', recentDays: 7, syncNow: false },
   search_console: { label: 'Search console', path: 'search-console', family: 'search_grant', connectable: true, cadence: 'hourly', recentDays: 7, syncNow: true },
   search_b: { label: 'Second search engine\'s webmaster data', path: 'search-b', family: 'key', connectable: true, cadence: 'daily', recentDays: 7, syncNow: true },
   seo_a: { label: 'SEO metrics', path: 'seo-a', family: 'key', connectable: true, cadence: 'weekly', recentDays: 7, syncNow: false },
   seo_b: { label: 'Domain authority and backlinks', path: 'seo-b', family: 'key', connectable: true, cadence: 'weekly', recentDays: 7, syncNow: false },
   geo_a: { label: 'AI search visibility', path: 'geo-a', family: 'key', connectable: true, cadence: 'daily', recentDays: 7, syncNow: true },
-  replay_a: { label: 'Session replay', path: 'replay-a', family: 'key', connectable: false, cadence: 'daily', recentDays: 7, syncNow: false },
-  product_analytics_a: { label: 'Product analytics', path: 'product-analytics-a', family: 'key', connectable: false, cadence: 'daily', recentDays: 3, syncNow: true },
+  replay_a: { label: 'Session replay', path: 'replay-a', family: 'key', connectable: true, cadence: 'daily', recentDays: 7, syncNow: false },
+  product_analytics_a: { label: 'Product analytics', path: 'product-analytics-a', family: 'key', connectable: true, cadence: 'daily', recentDays: 3, syncNow: true },
   social_ads_a: { label: 'Meta ads', path: 'social-ads-a', family: 'social_grant', connectable: true, cadence: 'hourly', recentDays: 7, syncNow: true },
   social_ads_b: { label: 'LinkedIn ads', path: 'social-ads-b', family: 'key', connectable: true, cadence: 'hourly', recentDays: 7, syncNow: true },
   social_a: { label: 'Facebook page', path: 'social-a', family: 'social_grant', connectable: true, cadence: 'daily', recentDays: 7, syncNow: true },

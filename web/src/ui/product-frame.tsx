@@ -16,6 +16,7 @@ import { useApi } from './use-api';
 export const productTabs: { path: string; label: string }[] = [
   { path: '', label: 'Overview' },
   { path: '/dashboards', label: 'Dashboards' },
+  { path: '/scorecard', label: 'Scorecard' },
   { path: '/health', label: 'Health' },
   { path: '/growth', label: 'Growth' },
   { path: '/attribution', label: 'Attribution' },
@@ -23,6 +24,8 @@ export const productTabs: { path: string; label: string }[] = [
   { path: '/ads', label: 'Ads' },
   { path: '/demand', label: 'Demand' },
   { path: '/social', label: 'Social' },
+  { path: '/pages', label: 'Pages' },
+  { path: '/recordings', label: 'Recordings' },
   { path: '/funnel', label: 'Funnel' },
   { path: '/conversions', label: 'Conversions' },
   { path: '/spend', label: 'Spend' },

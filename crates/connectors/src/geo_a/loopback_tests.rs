@@ -11,7 +11,9 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use payback_domain::Timestamp;
-use payback_domain::snapshot_metric::{AI_VISIBILITY, KEYWORD_POSITION, SITE_HEALTH};
+use payback_domain::snapshot_metric::{
+    AI_VISIBILITY, COMPETITOR_POSITION, KEYWORD_POSITION, SITE_HEALTH,
+};
 
 use super::*;
 use crate::payments::RetryPolicy;
@@ -69,6 +71,14 @@ async fn answer(
             r#"[{"site_engine_id":1,"keywords":[{"id":3,"name":"payback","volume":390,
             "positions":[{"date":"2026-11-20","pos":4,"change":1}],
             "landing_pages":[{"date":"2026-11-20","url":"https://shop.example/"}]}]}]"#
+        }
+        "/competitors/site/77" => {
+            r#"[{"id":901,"name":"rival.example","url":"https://rival.example/","domain_trust":4}]"#
+        }
+        // The project's keyword 3 by id, as SE Ranking names competitors' keywords.
+        "/competitors/901/positions" => {
+            r#"[{"site_engine_id":1,"keywords":[{"id":3,
+            "positions":[{"date":"2026-11-20","pos":2,"change":0}]}]}]"#
         }
         _ => return (StatusCode::NOT_FOUND, r#"{"message":"Not found"}"#).into_response(),
     };
@@ -144,7 +154,22 @@ async fn a_read_asks_each_engine_for_each_day_and_keeps_the_mean() {
         value(&output, "2026-11-20", KEYWORD_POSITION, "payback"),
         Some(4.0)
     );
+    let gap = output
+        .snapshots
+        .iter()
+        .find(|s| s.metric == COMPETITOR_POSITION)
+        .expect("the competitor's position");
+    assert_eq!(
+        (gap.day.as_str(), gap.dimension.as_str(), gap.value),
+        ("2026-11-20", "payback", 2.0)
+    );
+    assert_eq!(gap.detail.as_deref(), Some("rival.example"));
     let requests = state.lock().unwrap().requests.clone();
+    assert!(
+        requests
+            .contains(&"/competitors/901/positions?date_from=2026-11-19&date_to=2026-11-20".into()),
+        "{requests:?}"
+    );
     assert!(
         requests.contains(&"/sites/77/airt/llm/2/statistics?from=2026-11-20&to=2026-11-20".into()),
         "{requests:?}"

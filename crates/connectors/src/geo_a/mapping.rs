@@ -4,15 +4,18 @@
 //!   measurement is not a score of 0);
 //! - `site_health` at `''`: the audit's `score_percent`, on the run day;
 //! - `keyword_position` (detail: the ranking URL when given) and `keyword_volume` per keyword,
-//!   on each check's date inside the window.
+//!   on each check's date inside the window;
+//! - `competitor_position` per keyword and day: the best position any competitor of the
+//!   project reached (detail: that competitor), which the demand report holds against the
+//!   product's own to show keyword gaps.
 
 use std::collections::BTreeMap;
 
 use payback_domain::snapshot_metric::{
-    AI_VISIBILITY, KEYWORD_POSITION, KEYWORD_VOLUME, SITE_HEALTH,
+    AI_VISIBILITY, COMPETITOR_POSITION, KEYWORD_POSITION, KEYWORD_VOLUME, SITE_HEALTH,
 };
 
-use super::wire::EnginePositions;
+use super::wire::{Competitor, CompetitorEngine, EnginePositions};
 use crate::batch::{DayRange, Snapshot};
 
 fn snapshot(
@@ -148,10 +151,75 @@ pub(crate) fn ranks(engines: &[EnginePositions], window: &DayRange) -> Ranks {
     read
 }
 
+/// The `competitor_position` snapshots of the checks inside `window`: per keyword and day, the
+/// best (lowest) position among the competitors, with that competitor's name. A competitor's
+/// keyword is the project's keyword of the same search engine and id (its name when SE Ranking
+/// gives one); `pos` 0 (not found) is no position.
+pub(crate) fn competitor_positions(
+    site: &[EnginePositions],
+    competitors: &[(Competitor, Vec<CompetitorEngine>)],
+    window: &DayRange,
+) -> Vec<Snapshot> {
+    let names: BTreeMap<(Option<&str>, &str), &str> = site
+        .iter()
+        .flat_map(|engine| {
+            engine.keywords.iter().filter_map(move |keyword| {
+                let id = keyword.id.as_deref()?;
+                Some(((engine.site_engine_id.as_deref(), id), keyword.name.trim()))
+            })
+        })
+        .collect();
+    let mut best: BTreeMap<(String, String), (f64, String)> = BTreeMap::new();
+    for (competitor, engines) in competitors {
+        let label = competitor.label();
+        for engine in engines {
+            for keyword in &engine.keywords {
+                let name = keyword
+                    .name
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .or_else(|| {
+                        let id = keyword.id.as_deref()?;
+                        names.get(&(engine.site_engine_id.as_deref(), id)).copied()
+                    });
+                let Some(name) = name.filter(|name| !name.is_empty()) else {
+                    continue;
+                };
+                for check in &keyword.positions {
+                    let day = check.date.get(..10).unwrap_or(&check.date).to_owned();
+                    let Some(pos) = check.pos.filter(|pos| pos.is_finite() && *pos > 0.0) else {
+                        continue;
+                    };
+                    if !window.contains(&day) {
+                        continue;
+                    }
+                    let entry = best.entry((day, name.to_owned()));
+                    match entry {
+                        std::collections::btree_map::Entry::Occupied(mut seen) => {
+                            if pos < seen.get().0 {
+                                seen.insert((pos, label.clone()));
+                            }
+                        }
+                        std::collections::btree_map::Entry::Vacant(free) => {
+                            free.insert((pos, label.clone()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    best.into_iter()
+        .map(|((day, keyword), (pos, competitor))| {
+            snapshot(&day, COMPETITOR_POSITION, &keyword, pos, Some(competitor))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geo_a::wire::{KeywordPositions, LandingPage, Position};
+    use crate::geo_a::wire::{CompetitorKeyword, KeywordPositions, LandingPage, Position};
 
     fn value(snapshots: &[Snapshot], day: &str, metric: &str, dimension: &str) -> Option<f64> {
         snapshots
@@ -205,6 +273,7 @@ mod tests {
     #[test]
     fn ranks_keep_the_best_engine_and_the_window_and_skip_not_found() {
         let keyword = |name: &str, checks: &[(&str, f64)], url: &str| KeywordPositions {
+            id: None,
             name: name.into(),
             volume: Some(390.0),
             positions: checks
@@ -221,6 +290,7 @@ mod tests {
         };
         let engines = [
             EnginePositions {
+                site_engine_id: Some("1".into()),
                 keywords: vec![
                     keyword(
                         "payback",
@@ -231,6 +301,7 @@ mod tests {
                 ],
             },
             EnginePositions {
+                site_engine_id: Some("2".into()),
                 keywords: vec![keyword("payback", &[("2026-11-20", 3.0)], "https://b/")],
             },
         ];
@@ -258,5 +329,90 @@ mod tests {
             None
         );
         assert!(read.snapshots.iter().all(|s| s.day == "2026-11-20"));
+    }
+
+    #[test]
+    fn the_best_competitor_of_each_keyword_and_day_by_the_projects_keyword_ids() {
+        let site = [EnginePositions {
+            site_engine_id: Some("1".into()),
+            keywords: vec![
+                KeywordPositions {
+                    id: Some("5".into()),
+                    name: "payback".into(),
+                    volume: None,
+                    positions: Vec::new(),
+                    landing_pages: Vec::new(),
+                },
+                KeywordPositions {
+                    id: Some("6".into()),
+                    name: "cac".into(),
+                    volume: None,
+                    positions: Vec::new(),
+                    landing_pages: Vec::new(),
+                },
+            ],
+        }];
+        let checks = |pairs: &[(&str, f64)]| -> Vec<Position> {
+            pairs
+                .iter()
+                .map(|(date, pos)| Position {
+                    date: (*date).into(),
+                    pos: Some(*pos),
+                })
+                .collect()
+        };
+        let competitor = |id: &str, name: &str, keywords: Vec<CompetitorKeyword>| {
+            (
+                Competitor {
+                    id: id.into(),
+                    name: Some(name.into()),
+                    url: None,
+                },
+                vec![CompetitorEngine {
+                    site_engine_id: Some("1".into()),
+                    keywords,
+                }],
+            )
+        };
+        let by_id = |id: &str, positions| CompetitorKeyword {
+            id: Some(id.into()),
+            name: None,
+            positions,
+        };
+        let competitors = [
+            competitor(
+                "1",
+                "rival.example",
+                vec![
+                    by_id("5", checks(&[("2026-11-20", 4.0), ("2026-11-01", 1.0)])),
+                    by_id("6", checks(&[("2026-11-20", 0.0)])),
+                    by_id("99", checks(&[("2026-11-20", 1.0)])),
+                ],
+            ),
+            competitor(
+                "2",
+                "other.example",
+                vec![by_id("5", checks(&[("2026-11-20", 2.0)]))],
+            ),
+        ];
+        let window = DayRange {
+            first: "2026-11-19".into(),
+            last: "2026-11-20".into(),
+        };
+        let snapshots = competitor_positions(&site, &competitors, &window);
+        assert_eq!(snapshots.len(), 1, "{snapshots:?}");
+        let gap = &snapshots[0];
+        assert_eq!(
+            (
+                gap.day.as_str(),
+                gap.metric.as_str(),
+                gap.dimension.as_str()
+            ),
+            ("2026-11-20", COMPETITOR_POSITION, "payback")
+        );
+        assert_eq!(
+            (gap.value, gap.detail.as_deref()),
+            (2.0, Some("other.example"))
+        );
     }
 }

@@ -6,7 +6,9 @@ use payback_domain::timestamp::DAY_MS;
 
 use super::client::SeRankingClient;
 use super::mapping::VisibilityDay;
-use super::wire::{AuditList, AuditReport, EnginePositions, Llm, Statistics};
+use super::wire::{
+    AuditList, AuditReport, Competitor, CompetitorEngine, EnginePositions, Llm, Statistics,
+};
 use super::{Company, companies, find_company};
 use crate::ConnectorError;
 use crate::batch::DayRange;
@@ -130,6 +132,32 @@ pub(crate) async fn positions(
             ],
         )
         .await
+}
+
+/// The competitors added to the project, each with its positions for the project's keywords
+/// over the days (one request per competitor; a project tracks a handful).
+pub(crate) async fn competitor_positions(
+    client: &SeRankingClient<'_>,
+    site_id: &str,
+    days: &DayRange,
+) -> Result<Vec<(Competitor, Vec<CompetitorEngine>)>, ConnectorError> {
+    let competitors: Vec<Competitor> = client
+        .get(&format!("/competitors/site/{site_id}"), &[])
+        .await?;
+    let mut read = Vec::with_capacity(competitors.len());
+    for competitor in competitors {
+        let engines: Vec<CompetitorEngine> = client
+            .get(
+                &format!("/competitors/{}/positions", competitor.id),
+                &[
+                    ("date_from", days.first.as_str()),
+                    ("date_to", days.last.as_str()),
+                ],
+            )
+            .await?;
+        read.push((competitor, engines));
+    }
+    Ok(read)
 }
 
 #[cfg(test)]

@@ -35,7 +35,8 @@ impl ApiConfig for GeoAConfig {
     }
 
     /// AI visibility for each day of the window, the audit's health on the run day (the
-    /// window's last day), and the keyword positions checked inside the window.
+    /// window's last day), the keyword positions checked inside the window, and the
+    /// competitors' best positions for those keywords.
     async fn read(source: &GeoASource, window: SyncWindow) -> Result<SyncOutput, ConnectorError> {
         let config = &source.config;
         let client = config.client(&source.http)?;
@@ -58,14 +59,26 @@ impl ApiConfig for GeoAConfig {
         let ranks = mapping::ranks(&positions, &days);
         snapshots.extend(ranks.snapshots);
 
+        let competitors = reads::competitor_positions(&client, &project.id, &days).await?;
+        let gaps = mapping::competitor_positions(&positions, &competitors, &days);
+        let compared = gaps.len();
+        snapshots.extend(gaps);
+
         let health_line = health.map_or_else(
             || "no finished site audit".to_owned(),
             |score| format!("site health {score}"),
         );
         let detail = format!(
             "SE Ranking project {} ({}): {}..{}, AI visibility on {measured} days from {engines} \
-             engines, {health_line}, {} ranks of {} keywords",
-            project.name, project.id, days.first, days.last, ranks.ranked, ranks.keywords
+             engines, {health_line}, {} ranks of {} keywords, {compared} competitor positions \
+             from {} competitors",
+            project.name,
+            project.id,
+            days.first,
+            days.last,
+            ranks.ranked,
+            ranks.keywords,
+            competitors.len()
         );
         tracing::info!(detail = %detail, "se ranking sync read");
         Ok(SyncOutput {

@@ -2,7 +2,9 @@
 //! writes them: the projects of `GET /sites`, the AI Result Tracker's engines and statistics
 //! (`/sites/{id}/airt/llm`, `.../airt/llm/{id}/statistics`), the audits of `GET /audit/list` and
 //! a report's `score_percent` (`/audit/{id}/report`), the keyword positions of
-//! `GET /sites/{id}/positions` (one entry per search engine of the project), and the error body
+//! `GET /sites/{id}/positions` (one entry per search engine of the project), the competitors
+//! of `GET /competitors/site/{id}` and their positions (`GET /competitors/{id}/positions`,
+//! the project's keywords by id), and the error body
 //! `{"message": "..."}`.
 //!
 //! Ids are read as numbers or strings: SE Ranking writes both in neighbouring endpoints.
@@ -11,15 +13,21 @@ use serde::{Deserialize, Deserializer};
 
 /// An id as text, whether SE Ranking wrote `147696` or `"147696"`.
 fn id_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    optional_id(deserializer)?.ok_or_else(|| serde::de::Error::custom("the id is null"))
+}
+
+/// An id as text, or `None` for null or absent.
+fn optional_id<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
     #[derive(Deserialize)]
     #[serde(untagged)]
     enum Id {
         Number(i64),
         Text(String),
     }
-    Ok(match Id::deserialize(deserializer)? {
-        Id::Number(number) => number.to_string(),
-        Id::Text(text) => text,
+    Ok(match Option::<Id>::deserialize(deserializer)? {
+        Some(Id::Number(number)) => Some(number.to_string()),
+        Some(Id::Text(text)) => Some(text),
+        None => None,
     })
 }
 
@@ -128,13 +136,61 @@ pub(crate) struct AuditReport {
 /// One search engine's entry of `GET /sites/{id}/positions`.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct EnginePositions {
+    #[serde(default, deserialize_with = "optional_id")]
+    pub site_engine_id: Option<String>,
     #[serde(default)]
     pub keywords: Vec<KeywordPositions>,
+}
+
+/// A competitor of the project (`GET /competitors/site/{id}`).
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct Competitor {
+    #[serde(deserialize_with = "id_text")]
+    pub id: String,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+impl Competitor {
+    /// How the report names it: its name, else its URL, else its id.
+    pub fn label(&self) -> String {
+        [&self.name, &self.url]
+            .into_iter()
+            .flatten()
+            .map(|text| text.trim())
+            .find(|text| !text.is_empty())
+            .map_or_else(|| format!("competitor {}", self.id), str::to_owned)
+    }
+}
+
+/// One search engine's entry of `GET /competitors/{id}/positions`: the project's keywords
+/// (by id; a name when given) with the competitor's checks.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct CompetitorEngine {
+    #[serde(default, deserialize_with = "optional_id")]
+    pub site_engine_id: Option<String>,
+    #[serde(default)]
+    pub keywords: Vec<CompetitorKeyword>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct CompetitorKeyword {
+    #[serde(default, deserialize_with = "optional_id")]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub positions: Vec<Position>,
 }
 
 /// A tracked keyword with its checks in the period.
 #[derive(Debug, Clone, Deserialize)]
 pub(crate) struct KeywordPositions {
+    /// The keyword's id in the project (competitors' positions name keywords by it).
+    #[serde(default, deserialize_with = "optional_id")]
+    pub id: Option<String>,
     pub name: String,
     #[serde(default, deserialize_with = "loose_number")]
     pub volume: Option<f64>,

@@ -28,7 +28,7 @@ pub(crate) async fn read(
             row_limit,
             start_row,
         };
-        let page = client.query(site_url, &request).await?;
+        let page = client.search_analytics(site_url, &request).await?;
         let received = page.rows.len();
         rows.extend(page.rows);
         if received < row_limit {

@@ -1,16 +1,15 @@
 //! The `search_console` connection: one Google Search Console site read through the Search
-//! Console API (webmasters v3), authorised by the search-engine grant's refresh token
-//! ([`crate::oauth`]) with the `webmasters.readonly` scope ([`SCOPE`]). Each day's clicks and
-//! impressions land as snapshots per search query.
+//! Console API (webmasters v3), authorised by the search-engine grant's refresh token or
+//! Payback's service account ([`GoogleAuth`]) with the `webmasters.readonly` scope ([`SCOPE`]).
+//! Each day's clicks and impressions land as snapshots per search query.
 //!
-//! One file per concern: `client` (bearer, the site as a path segment, retries), `errors`
-//! (error bodies to [`ConnectorError`]), `wire` (the JSON), `analytics` (the query's pages),
+//! One file per concern: `client` (the API's calls over [`crate::google`]'s client), `wire`
+//! (the JSON), `analytics` (the query's pages),
 //! `mapping` (rows to snapshots), [`sites`] (what a grant reaches), `source` (the
 //! [`crate::Source`]).
 
 mod analytics;
 mod client;
-mod errors;
 mod mapping;
 pub mod sites;
 mod source;
@@ -20,10 +19,8 @@ pub use crate::payments::RetryPolicy;
 pub use sites::{SiteOption, list_sites};
 pub use source::SearchConsoleSource;
 
-use std::fmt;
-
 use crate::ConnectorError;
-use crate::oauth::OAuthClient;
+use crate::google::GoogleAuth;
 use client::ConsoleClient;
 
 /// The Search Console API's origin; `/webmasters/v3/...` paths are appended.
@@ -35,15 +32,14 @@ pub const SCOPE: &str = "https://www.googleapis.com/auth/webmasters.readonly";
 /// Rows per `searchAnalytics.query` request: Google's maximum.
 pub const ROW_LIMIT: usize = 25_000;
 
-/// One `search_console` connection, its grant opened. `Debug` never prints a token.
-#[derive(Clone)]
+/// One `search_console` connection, its credential opened. `Debug` never prints a token.
+#[derive(Clone, Debug)]
 pub struct SearchConsoleConfig {
     /// Default [`DEFAULT_API_BASE_URL`]; tests point it at a fake.
     pub api_base_url: String,
     /// The chosen site, as Google spells it (`https://shop.example/`, `sc-domain:shop.example`).
     pub site_url: String,
-    pub oauth: OAuthClient,
-    pub refresh_token: String,
+    pub auth: GoogleAuth,
     /// Rows a query page asks for (default [`ROW_LIMIT`]).
     pub row_limit: usize,
     /// How often quota (429) and server (5xx) answers are retried.
@@ -52,12 +48,11 @@ pub struct SearchConsoleConfig {
 
 impl SearchConsoleConfig {
     /// A config against Google's origin with the default page size and retry policy.
-    pub fn new(site_url: String, oauth: OAuthClient, refresh_token: String) -> Self {
+    pub fn new(site_url: String, auth: GoogleAuth) -> Self {
         Self {
             api_base_url: DEFAULT_API_BASE_URL.to_owned(),
             site_url,
-            oauth,
-            refresh_token,
+            auth,
             row_limit: ROW_LIMIT,
             retry: Self::default_retry(),
         }
@@ -74,44 +69,26 @@ impl SearchConsoleConfig {
                 "the Search Console site is not chosen".to_owned(),
             ));
         }
-        ConsoleClient::connect(
-            http,
-            &self.api_base_url,
-            self.retry,
-            &self.oauth,
-            &self.refresh_token,
-        )
-        .await
-    }
-}
-
-impl fmt::Debug for SearchConsoleConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SearchConsoleConfig")
-            .field("api_base_url", &self.api_base_url)
-            .field("site_url", &self.site_url)
-            .field("oauth", &self.oauth)
-            .field("refresh_token", &"[redacted]")
-            .field("row_limit", &self.row_limit)
-            .field("retry", &self.retry)
-            .finish()
+        ConsoleClient::connect(http, &self.api_base_url, self.retry, &self.auth).await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oauth::OAuthEndpoints;
+    use crate::oauth::{OAuthClient, OAuthEndpoints};
 
     fn config() -> SearchConsoleConfig {
         SearchConsoleConfig::new(
             "https://shop.example/".into(),
-            OAuthClient::new(
-                "id".into(),
-                "client-secret".into(),
-                OAuthEndpoints::google(),
-            ),
-            "1//refresh-secret".into(),
+            GoogleAuth::Grant {
+                oauth: OAuthClient::new(
+                    "id".into(),
+                    "client-secret".into(),
+                    OAuthEndpoints::google(),
+                ),
+                refresh_token: "1//refresh-secret".into(),
+            },
         )
     }
 

@@ -11,7 +11,7 @@ use super::SearchConsoleConfig;
 use super::client::ConsoleClient;
 use super::wire::Site;
 use crate::ConnectorError;
-use crate::oauth::OAuthClient;
+use crate::google::GoogleAuth;
 
 /// The permission level of a login that may read nothing of the site.
 pub const UNVERIFIED: &str = "siteUnverifiedUser";
@@ -26,16 +26,15 @@ pub struct SiteOption {
     pub permission_level: String,
 }
 
-/// Every readable site of the login whose grant `refresh_token` is (`sites.list` answers the
-/// whole list at once), in Google's order.
+/// Every readable site of the login (or service account) `auth` speaks for (`sites.list`
+/// answers the whole list at once), in Google's order.
 pub async fn list_sites(
     http: &reqwest::Client,
     api_base_url: &str,
-    oauth: &OAuthClient,
-    refresh_token: &str,
+    auth: &GoogleAuth,
 ) -> Result<Vec<SiteOption>, ConnectorError> {
     let retry = SearchConsoleConfig::default_retry();
-    let client = ConsoleClient::connect(http, api_base_url, retry, oauth, refresh_token).await?;
+    let client = ConsoleClient::connect(http, api_base_url, retry, auth).await?;
     Ok(readable(client.sites().await?))
 }
 

@@ -1,6 +1,6 @@
 //! The `search_console` connection as a [`Source`](crate::Source), through the API kinds'
 //! shared [`ApiSource`]: `test` reads the site, `sync` its search analytics, `disconnect`
-//! revokes the grant's refresh token.
+//! revokes the grant's refresh token (a service account has nothing to revoke).
 
 use crate::api_source::{ApiConfig, ApiSource};
 use crate::batch::DayRange;
@@ -72,13 +72,9 @@ impl ApiConfig for SearchConsoleConfig {
         })
     }
 
-    /// Revokes the refresh token, which ends the whole grant at Google (every kind it served).
+    /// Revokes a grant's refresh token, which ends the whole grant at Google (every kind it
+    /// served).
     async fn disconnect(source: &SearchConsoleSource) -> Result<Revocation, ConnectorError> {
-        let config = &source.config;
-        config
-            .oauth
-            .revoke(&source.http, &config.refresh_token)
-            .await?;
-        Ok(Revocation::Revoked)
+        source.config.auth.revoke(&source.http).await
     }
 }

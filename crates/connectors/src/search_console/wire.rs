@@ -57,16 +57,3 @@ pub(crate) struct QueryRow {
     #[serde(default)]
     pub position: f64,
 }
-
-/// Google's error answer.
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct ErrorBody {
-    #[serde(default)]
-    pub error: ErrorStatus,
-}
-
-#[derive(Debug, Default, Deserialize)]
-pub(crate) struct ErrorStatus {
-    pub message: Option<String>,
-    pub status: Option<String>,
-}

@@ -44,10 +44,13 @@ pub enum Job {
     /// Grants consented to but never turned into connections are revoked and forgotten
     /// (`services::grants::sweep_abandoned`).
     SweepGrants,
+    /// Subscribed workspaces' Stripe quantity follows their billable products
+    /// (`services::billing::quantity`).
+    BillingQuantity,
 }
 
 impl Job {
-    pub const ALL: [Job; 7] = [
+    pub const ALL: [Job; 8] = [
         Job::ExpireCards,
         Job::WakeSnoozed,
         Job::WatchRollbacks,
@@ -55,6 +58,7 @@ impl Job {
         Job::GateReviews,
         Job::ApplyBudgets,
         Job::SweepGrants,
+        Job::BillingQuantity,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +70,7 @@ impl Job {
             Job::GateReviews => "gate_reviews",
             Job::ApplyBudgets => "apply_budgets",
             Job::SweepGrants => "sweep_grants",
+            Job::BillingQuantity => "billing_quantity",
         }
     }
 
@@ -75,7 +80,7 @@ impl Job {
             Job::ExpireCards | Job::WakeSnoozed => MINUTE_MS,
             // Every pass of the loop (30 s by default): a change whose holder died is due again
             // once its heartbeat is dead, and is then applied at the next pass, within 90 s.
-            Job::ApplyBudgets => MINUTE_MS / 2,
+            Job::ApplyBudgets | Job::BillingQuantity => MINUTE_MS / 2,
             Job::WatchRollbacks | Job::RaiseAlerts => 15 * MINUTE_MS,
             Job::GateReviews | Job::SweepGrants => HOUR_MS,
         }
@@ -90,6 +95,7 @@ impl Job {
             Job::GateReviews => gates::review(state, now).await,
             Job::ApplyBudgets => crate::services::budget_apply::apply_due(state, now).await,
             Job::SweepGrants => crate::services::grants::sweep_abandoned(state, now).await,
+            Job::BillingQuantity => crate::services::billing::quantity::sync_all(state, now).await,
         }
     }
 }

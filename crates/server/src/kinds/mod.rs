@@ -8,10 +8,14 @@
 //! What varies by kind outside these modules comes from the kind table
 //! (`payback_domain::source_kind`): labels, family, cadence, sync-now, spend landing.
 
+pub mod analytics_a;
 pub mod database;
 pub mod docdb;
 pub mod geo_a;
 pub mod payments;
+pub mod product_analytics_a;
+pub mod replay;
+pub mod replay_a;
 pub mod search_ads;
 pub mod search_b;
 pub mod search_console;
@@ -23,6 +27,7 @@ pub mod social_ads_b;
 pub mod social_b;
 pub mod sql_a;
 pub mod sql_b;
+pub mod tagmgr;
 
 use std::sync::Arc;
 
@@ -44,12 +49,16 @@ use crate::state::{AppState, OpenFuture, OpenSource, SourceRegistry};
 /// Every kind this build connects, in the kind table's order.
 pub fn all() -> Vec<Plugin> {
     vec![
+        analytics_a::plugin(),
+        tagmgr::plugin(),
         search_ads::plugin(),
         search_console::plugin(),
         search_b::plugin(),
         seo_a::plugin(),
         seo_b::plugin(),
         geo_a::plugin(),
+        replay_a::plugin(),
+        product_analytics_a::plugin(),
         social_ads_a::plugin(),
         social_ads_b::plugin(),
         social_a::plugin(),
@@ -159,6 +168,7 @@ pub fn plugins() -> Extensions {
     plugins.insert(GrantedKinds::new(socialco));
     plugins.insert(words);
     plugins.insert(revokers);
+    plugins.insert(tagmgr::gtm_status());
     plugins
 }
 

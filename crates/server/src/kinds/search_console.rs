@@ -6,6 +6,8 @@
 
 use std::sync::Arc;
 
+use payback_connectors::Source;
+use payback_connectors::google::GoogleAuth;
 use payback_connectors::oauth::OAuthClient;
 use payback_connectors::search_console::{
     self, SCOPE, SearchConsoleConfig, SearchConsoleSource, SiteOption,
@@ -23,7 +25,8 @@ use crate::services::acting::Caller;
 use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
-use crate::services::searchco::{self, Searchco};
+use crate::services::searchco::Searchco;
+use crate::services::searchco_account::ServiceAccountKind;
 use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
@@ -45,31 +48,23 @@ pub fn plugin() -> Plugin {
     }
 }
 
-/// The sealed part of the grant.
-#[derive(Deserialize)]
-struct GrantSecret {
-    refresh_token: String,
-}
-
 /// What `select` stored of the chosen site.
 #[derive(Deserialize)]
 struct Settings {
     site_url: String,
 }
 
-/// The grant's refresh token, Payback's OAuth client and the chosen site.
+/// The grant's refresh token with Payback's OAuth client (or Payback's service account), and
+/// the chosen site.
 fn open<'a>(
     state: &'a AppState,
     _product: &'a ProductRow,
     row: &'a ConnectionRow,
 ) -> OpenFuture<'a> {
     Box::pin(async move {
-        let secret: GrantSecret =
-            serde_json::from_value(source_config::open_secret(state, row).await?)
-                .map_err(|_| ApiError::internal("a stored credential is malformed"))?;
         let settings: Settings = source_config::settings_of(row)?;
-        let oauth = searchco::oauth_client(state)?;
-        let mut config = SearchConsoleConfig::new(settings.site_url, oauth, secret.refresh_token);
+        let auth = source_config::google_auth(state, row, &[SCOPE]).await?;
+        let mut config = SearchConsoleConfig::new(settings.site_url, auth);
         config.api_base_url = api_base_url(state);
         Ok(boxed(SearchConsoleSource::new(state.http.clone(), config)))
     })
@@ -119,18 +114,16 @@ impl GrantedKind<Searchco> for SearchConsole {
         refresh_token: &'a String,
     ) -> BoxFuture<'a, Result<Value, String>> {
         Box::pin(async move {
-            let sites = search_console::list_sites(
-                &state.http,
-                &api_base_url(state),
-                client,
-                refresh_token,
-            )
-            .await
-            .map_err(|err| {
-                grants::listing_failed(Searchco::PROVIDER, "Search Console sites", err)
-            })?;
-            Ok(json!({ OPTIONS_KEY: sites }))
+            let auth = GoogleAuth::Grant {
+                oauth: client.clone(),
+                refresh_token: refresh_token.clone(),
+            };
+            discover_sites(state, &auth).await
         })
+    }
+
+    fn service_account(&self) -> Option<&dyn ServiceAccountKind> {
+        Some(self)
     }
 
     /// The chosen site; optional when the grant reaches exactly one.
@@ -145,15 +138,69 @@ impl GrantedKind<Searchco> for SearchConsole {
             let sites: Vec<SiteOption> =
                 serde_json::from_value(chosen.options[OPTIONS_KEY].clone()).unwrap_or_default();
             let site = choose_site(&sites, choice)?;
-            Ok(Activation {
-                kind: KIND,
-                config: json!({
-                    "site_url": site.site_url,
-                    "permission_level": site.permission_level,
-                }),
-                audit: json!({ "site_url": site.site_url }),
-            })
+            Ok(activation(site))
         })
+    }
+}
+
+/// `search_console` on the service-account path: the sites the account was added to, and a
+/// chosen one proven by the connection's own test (`sites.get`, refused when unverified).
+impl ServiceAccountKind for SearchConsole {
+    fn instructions(&self) -> &'static [&'static str] {
+        &[
+            "Open Search Console and the property to connect, then Settings and Users and permissions.",
+            "Add user {email} with Restricted permission (read-only).",
+            "Back here, verify and choose the site.",
+        ]
+    }
+
+    fn discover<'a>(
+        &'a self,
+        state: &'a AppState,
+        auth: &'a GoogleAuth,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        Box::pin(discover_sites(state, auth))
+    }
+
+    fn verify<'a>(
+        &'a self,
+        state: &'a AppState,
+        auth: &'a GoogleAuth,
+        options: &'a Value,
+        choice: &'a str,
+    ) -> BoxFuture<'a, ApiResult<Activation>> {
+        Box::pin(async move {
+            let sites: Vec<SiteOption> =
+                serde_json::from_value(options[OPTIONS_KEY].clone()).unwrap_or_default();
+            let site = choose_site(&sites, Some(choice))?;
+            let mut config = SearchConsoleConfig::new(site.site_url.clone(), auth.clone());
+            config.api_base_url = api_base_url(state);
+            SearchConsoleSource::new(state.http.clone(), config)
+                .test()
+                .await
+                .map_err(|err| ApiError::bad_request(format!("{CHOICE}: {err}")))?;
+            Ok(activation(site))
+        })
+    }
+}
+
+/// The sites `auth` may read, as the status's `options` list them.
+async fn discover_sites(state: &AppState, auth: &GoogleAuth) -> Result<Value, String> {
+    let sites = search_console::list_sites(&state.http, &api_base_url(state), auth)
+        .await
+        .map_err(|err| grants::listing_failed(Searchco::PROVIDER, "Search Console sites", err))?;
+    Ok(json!({ OPTIONS_KEY: sites }))
+}
+
+/// The connection of a chosen site.
+fn activation(site: &SiteOption) -> Activation {
+    Activation {
+        kind: KIND,
+        config: json!({
+            "site_url": site.site_url,
+            "permission_level": site.permission_level,
+        }),
+        audit: json!({ "site_url": site.site_url }),
     }
 }
 

@@ -616,6 +616,11 @@ pub fn rules() -> Vec<(At, Vec<Rule>)> {
     );
     rules.extend(dashboard_rules());
     rules.extend(growth_rules());
+    rules.extend(routes::landing_pages::rules());
+    rules.extend(routes::scorecard::rules());
+    rules.extend(routes::service_account::rules());
+    rules.extend(routes::detect::rules());
+    rules.extend(routes::recordings::rules());
     rules
 }
 

@@ -41,6 +41,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(socialco_start))
         .routes(routes!(socialco_status))
         .routes(routes!(socialco_select))
+        .merge(crate::routes::service_account::router())
 }
 
 /// A product slug, in characters (as products allow).
@@ -328,7 +329,8 @@ pub struct SelectRequest {
     /// For `analytics_a` (not available yet).
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
     analytics_a_property_id: Option<String>,
-    /// For `tagmgr` (not available yet).
+    /// For `tagmgr`: the container to connect, `accounts/{a}/containers/{c}` as the status's
+    /// `tagmgr_containers` list it; optional when the grant reaches exactly one.
     #[garde(inner(length(chars, min = 1, max = CHOICE_MAX_CHARS)))]
     tagmgr_container_path: Option<String>,
     /// For `search_console`: the site to connect, as the status's `search_console_sites` list it; optional

@@ -46,12 +46,14 @@ fn csv_response(export: CsvExport) -> Response {
 /// `u:<user_id>` or `a:<anonymous_id>`), anonymous_id, user_id, email, value_cents, currency,
 /// channel (classified), utm_source, utm_medium, utm_campaign, utm_content, utm_term, gclid,
 /// fbclid, referrer, landing_url, properties (JSON). The header row is always present; text
-/// cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'`.
+/// cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'`. Needs a plan with
+/// `exports` (Growth): 402 with `required_plan` otherwise.
 #[utoipa::path(get, path = "/products/{slug}/export/events.csv", tag = tags::EXPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
     responses(
         (status = 200, description = "RFC 4180 CSV with a header row", content_type = "text/csv", body = String),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, description = "the workspace's plan has no exports (`required_plan`)", body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn events_csv(
     State(state): State<AppState>,
     caller: Caller,
@@ -65,12 +67,14 @@ async fn events_csv(
 /// streamed. Columns: id, occurred_at, day, source, source_ref, kind (`sale`/`refund`/
 /// `dispute`), stage, identity, amount_cents (refunds negative), currency, first_channel (the
 /// identity's first touch), last_channel (the row's last touch, else the first touch); both are
-/// `unattributed` when there is no identity or no channel.
+/// `unattributed` when there is no identity or no channel. Needs a plan with `exports`
+/// (Growth): 402 with `required_plan` otherwise.
 #[utoipa::path(get, path = "/products/{slug}/export/transactions.csv", tag = tags::EXPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
     responses(
         (status = 200, description = "RFC 4180 CSV with a header row", content_type = "text/csv", body = String),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, description = "the workspace's plan has no exports (`required_plan`)", body = ErrorBody), (status = 404, body = ErrorBody)))]
 async fn transactions_csv(
     State(state): State<AppState>,
     caller: Caller,

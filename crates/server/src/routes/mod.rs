@@ -2,6 +2,7 @@
 
 pub mod attribution;
 pub mod auth;
+pub mod billing;
 pub mod chat;
 pub mod connect;
 pub mod connections;
@@ -10,6 +11,7 @@ pub mod dashboard;
 pub mod dashboards;
 pub mod databases;
 pub mod demand;
+pub mod detect;
 pub mod distribution;
 pub mod exports;
 pub mod funnel;
@@ -18,14 +20,19 @@ pub mod growth;
 pub mod health_report;
 pub mod history;
 pub mod keys;
+pub mod landing_pages;
 pub mod payback;
 pub mod policy;
 pub mod products;
 pub mod queue;
+pub mod recordings;
+pub mod scorecard;
 pub mod series;
+pub mod service_account;
 pub mod snippet;
 pub mod social_report;
 pub mod spend;
+pub mod sso;
 pub mod system;
 pub mod team;
 pub mod tracking;
@@ -44,4 +51,5 @@ pub mod tags {
     pub const QUEUE: &str = "approval queue, policy and spend";
     pub const CONNECTIONS: &str = "connections";
     pub const CHAT: &str = "chat assistant";
+    pub const BILLING: &str = "billing";
 }

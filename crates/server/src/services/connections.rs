@@ -41,7 +41,8 @@ pub struct ConnectionView {
     pub product_slug: String,
     /// When the next run is due (after a failure: when the backoff ends).
     pub next_sync_at: Option<String>,
-    /// Database kinds: how tables become events (`null` for other kinds).
+    /// Database kinds: how tables become events; `analytics_a`, once it has maps: which GA4
+    /// events count as which stage (`null` otherwise).
     #[schema(value_type = Option<Vec<Object>>)]
     pub event_maps: Option<Value>,
 }
@@ -54,7 +55,8 @@ impl ConnectionView {
             now,
         );
         let stamp = |at: Option<i64>| at.map(|ms| Timestamp::from_millis(ms).to_rfc3339());
-        let has_maps = row.kind.is_database();
+        // Another kind's maps (web analytics' event names) show once it has some.
+        let has_maps = row.kind.is_database() || row.event_maps.trim() != "[]";
         Self {
             event_maps: has_maps
                 .then(|| serde_json::from_str(&row.event_maps).ok())

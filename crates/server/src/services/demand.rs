@@ -1,8 +1,8 @@
 //! The demand report (`GET /products/{slug}/demand`): where demand comes from before it becomes
 //! a visit. Search impressions and clicks down to customers (`funnel`), the daily trend (the
 //! timeseries' own columns, so the two always agree), the window's search queries, each SEO
-//! source's latest keyword ranks and authority figures, AI-search visibility by engine, and
-//! which sources feed which part. Everything but the funnel's stage volumes comes from the
+//! source's latest keyword ranks and authority figures, the keywords competitors rank better
+//! for, AI-search visibility by engine, and which sources feed which part. Everything but the funnel's stage volumes comes from the
 //! snapshots the demand sources stored (`payback_domain::snapshot_metric`); the kinds that feed
 //! it are the kind table's rows with `demand` parts.
 
@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use payback_domain::Timestamp;
 use payback_domain::snapshot_metric::{
-    AI_VISIBILITY, BACKLINKS, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION, KEYWORD_VOLUME,
-    ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SITE_HEALTH,
+    AI_VISIBILITY, BACKLINKS, COMPETITOR_POSITION, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION,
+    KEYWORD_VOLUME, ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SITE_HEALTH,
 };
 use payback_domain::source_kind::KINDS;
 use payback_store::connections;
@@ -29,6 +29,8 @@ use crate::state::AppState;
 pub const MAX_QUERIES: usize = 100;
 /// The most keyword ranks the report lists (best positions first).
 pub const MAX_RANKS: usize = 100;
+/// The most keyword gaps the report lists (widest first).
+pub const MAX_GAPS: usize = 100;
 
 /// The demand report of a product over a window.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -44,6 +46,9 @@ pub struct DemandReport {
     pub queries: Vec<SearchQuery>,
     /// Each SEO source's keywords of its latest reading, best position first, at most 100.
     pub ranks: Vec<KeywordRank>,
+    /// Keywords a competitor ranked better for than the product at the source's latest
+    /// reading: those the product ranked nowhere for first, then the widest gaps; at most 100.
+    pub gaps: Vec<KeywordGap>,
     pub ai_visibility: AiVisibility,
     pub authority: Authority,
     /// One per kind that feeds the report, in the kind table's order, connected or not.
@@ -102,6 +107,24 @@ pub struct KeywordRank {
     pub volume: Option<i64>,
     /// The ranking page; null when not given.
     pub url: Option<String>,
+    /// The UTC day of the reading.
+    pub as_of: String,
+}
+
+/// A keyword a competitor ranks better for.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct KeywordGap {
+    pub keyword: String,
+    /// The product's position that day (1 is the top); null when it ranked nowhere within the
+    /// depth the source checks.
+    pub position: Option<f64>,
+    /// The best-ranked competitor, as the source names it.
+    pub competitor: String,
+    pub competitor_position: f64,
+    /// The source kind (`geo_a`).
+    pub source: String,
+    /// The keyword's monthly search volume as the source estimates it; null when not given.
+    pub volume: Option<i64>,
     /// The UTC day of the reading.
     pub as_of: String,
 }
@@ -178,6 +201,7 @@ pub async fn report(
         &[
             KEYWORD_POSITION,
             KEYWORD_VOLUME,
+            COMPETITOR_POSITION,
             AI_VISIBILITY,
             SITE_HEALTH,
             DOMAIN_RATING,
@@ -197,6 +221,7 @@ pub async fn report(
         trend: days.iter().map(trend_day).collect(),
         queries,
         ranks: ranks(&readings),
+        gaps: gaps(&readings),
         ai_visibility: ai_visibility(&readings),
         authority: authority(&readings),
         sources: sources(state, product).await?,
@@ -294,6 +319,58 @@ fn ranks(readings: &[SourceValue]) -> Vec<KeywordRank> {
     });
     ranks.truncate(MAX_RANKS);
     ranks
+}
+
+/// Each source's keywords of its latest competitor reading that a competitor ranked better
+/// for than the product's position of the same day (or where the product ranked nowhere).
+fn gaps(readings: &[SourceValue]) -> Vec<KeywordGap> {
+    let ours: BTreeMap<(&str, &str, &str), f64> = of_metric(readings, KEYWORD_POSITION)
+        .map(|value| {
+            let key = (
+                value.kind.as_str(),
+                value.day.as_str(),
+                value.dimension.as_str(),
+            );
+            (key, value.value)
+        })
+        .collect();
+    let volumes: BTreeMap<(&str, &str), f64> = of_metric(readings, KEYWORD_VOLUME)
+        .map(|value| ((value.kind.as_str(), value.dimension.as_str()), value.value))
+        .collect();
+    let mut gaps: Vec<KeywordGap> = of_metric(readings, COMPETITOR_POSITION)
+        .filter_map(|theirs| {
+            let key = (
+                theirs.kind.as_str(),
+                theirs.day.as_str(),
+                theirs.dimension.as_str(),
+            );
+            let position = ours.get(&key).copied();
+            if position.is_some_and(|ours| ours <= theirs.value) {
+                return None;
+            }
+            Some(KeywordGap {
+                keyword: theirs.dimension.clone(),
+                position,
+                competitor: theirs.detail.clone().unwrap_or_default(),
+                competitor_position: theirs.value,
+                source: theirs.kind.clone(),
+                volume: volumes
+                    .get(&(theirs.kind.as_str(), theirs.dimension.as_str()))
+                    .map(|volume| volume.round() as i64),
+                as_of: theirs.day.clone(),
+            })
+        })
+        .collect();
+    // Unranked first, then the widest gap; ties by volume, then the keyword.
+    let width = |gap: &KeywordGap| gap.position.unwrap_or(f64::INFINITY) - gap.competitor_position;
+    gaps.sort_by(|a, b| {
+        width(b)
+            .total_cmp(&width(a))
+            .then_with(|| b.volume.cmp(&a.volume))
+            .then_with(|| (&a.keyword, &a.source).cmp(&(&b.keyword, &b.source)))
+    });
+    gaps.truncate(MAX_GAPS);
+    gaps
 }
 
 /// The latest whole-domain value of `metric` (dimension `''`): the most recent day's, the mean

@@ -15,6 +15,7 @@ use payback_store::reports::exports::{self, EventExportRow, TransactionExportRow
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
+use crate::services::billing;
 use crate::services::products;
 use crate::state::AppState;
 
@@ -128,6 +129,8 @@ pub async fn export(
 ) -> ApiResult<CsvExport> {
     // An export is a copy of everything accepted: it waits for the whole fold.
     let product = products::find_exact(state, caller.scope()?, slug).await?;
+    // Exports are a plan's feature (issue 41): refused with 402 after the product's 404.
+    billing::require(state, caller.scope()?, billing::Feature::Exports).await?;
     let mut first = read_page(&state.store, &product.id, export, 0, true).await?;
     let filename = format!("{}-{}.csv", product.slug, export.suffix());
     let cursor = (first.rows == PAGE_ROWS).then(|| Cursor {

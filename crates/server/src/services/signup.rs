@@ -35,7 +35,7 @@ fn valid_email(email: &str) -> ApiResult<String> {
 }
 
 /// A workspace name from an email's local part: `ann@x.io` -> `ann`.
-fn default_account_name(email: &str) -> String {
+pub(crate) fn default_account_name(email: &str) -> String {
     email
         .split('@')
         .next()

@@ -4,9 +4,11 @@
 //! credential.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use payback_connectors::database::ReadLimits;
 use payback_connectors::docdb::{self, DocdbConfig, DocdbCredentials, Seed};
+use payback_connectors::google::{GoogleAuth, ServiceAccountKey};
 use payback_connectors::search_ads::{self, SearchAdsConfig};
 use payback_connectors::sql::{Dialect, Naming, SqlConfig, SqlCredentials};
 use payback_domain::connection::ConnectionKind;
@@ -62,6 +64,60 @@ fn settings(row: &ConnectionRow) -> ApiResult<Settings> {
 #[derive(Deserialize)]
 struct GrantSecret {
     refresh_token: String,
+}
+
+/// How a Google connection other than the ads account proves itself, as its config says.
+#[derive(Default, Deserialize)]
+struct GoogleSettings {
+    /// `service_account` when the service-account path connected it; absent for the grant.
+    #[serde(default)]
+    auth: Option<String>,
+}
+
+/// The config word of a connection made by Payback's service account.
+pub const SERVICE_ACCOUNT_AUTH: &str = "service_account";
+
+/// The credential of a Google connection (`analytics_a`, `tagmgr`, `search_console`): the
+/// grant's refresh token with Payback's OAuth client, or Payback's service account asking for
+/// `scopes` (the kind's). 503 while what it needs is not configured.
+pub async fn google_auth(
+    state: &AppState,
+    row: &ConnectionRow,
+    scopes: &'static [&'static str],
+) -> ApiResult<GoogleAuth> {
+    let settings: GoogleSettings = settings_of(row)?;
+    if settings.auth.as_deref() == Some(SERVICE_ACCOUNT_AUTH) {
+        return Ok(GoogleAuth::ServiceAccount {
+            key: Arc::new(service_account_key(state).await?),
+            scopes,
+        });
+    }
+    let secret: GrantSecret = secret_of(state, row).await?;
+    Ok(GoogleAuth::Grant {
+        oauth: crate::services::searchco::oauth_client(state)?,
+        refresh_token: secret.refresh_token,
+    })
+}
+
+/// Payback's Google service account, read from `PAYBACK_SEARCHCO_SERVICE_ACCOUNT_KEY_FILE` at
+/// each use (a rotated key needs no restart); 503 while unset or unreadable, the reason in the
+/// log and the message, never the key.
+pub async fn service_account_key(state: &AppState) -> ApiResult<ServiceAccountKey> {
+    let path = state
+        .config
+        .searchco_service_account_key_file
+        .as_deref()
+        .ok_or_else(|| {
+            ApiError::ServiceUnavailable(
+                "the service-account path is not configured (set \
+                 PAYBACK_SEARCHCO_SERVICE_ACCOUNT_KEY_FILE)"
+                    .to_owned(),
+            )
+        })?;
+    ServiceAccountKey::from_file(path).await.map_err(|err| {
+        tracing::error!(error = %err, "the Google service-account key could not be used");
+        ApiError::ServiceUnavailable(format!("the service-account key is not usable: {err}"))
+    })
 }
 
 /// The account a `search_ads` connection reads, as `select` stored it.

@@ -1,9 +1,9 @@
 //! Sync runs: a run holds its connection's lease (`store::connections::claim`, taken for this
 //! instance, its heartbeat beaten while the run goes), opens the connection's
 //! [`Source`](payback_connectors::Source) through the registry, reads the window the backfill
-//! ladder says, writes the batch (`sync_batch`), and books the outcome: success deepens the
-//! backfill and schedules the next run, at the next pass while the ladder is unclimbed, then at
-//! the kind's cadence; failure records the error and backs off. A run killed with its process
+//! ladder says (as deep as the workspace's plan reads), writes the batch (`sync_batch`), and
+//! books the outcome: success deepens the backfill and schedules the next run, at the next pass
+//! while the ladder is unclimbed, then at the kind's cadence; failure records the error and backs off. A run killed with its process
 //! stops beating, and another instance (a restarted process is one) runs the connection again
 //! once the heartbeat is dead. Nothing here depends on the kind beyond its row of the kind table.
 //!
@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 use crate::error::{ApiError, ApiResult};
 use crate::jobs::heartbeat;
+use crate::services::billing;
 use crate::services::ingest::Source as IngestSource;
 use crate::services::sync_batch::{self, IngestSink};
 use crate::state::AppState;
@@ -138,7 +139,8 @@ async fn start_due(
 pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
     let now = state.clock.now();
     let kind = row.kind;
-    let days = connection::next_window_days(kind, row.backfill_days);
+    let max_days = history_days(state, &row).await;
+    let days = connection::next_window_days_within(kind, row.backfill_days, max_days);
     let window = SyncWindow {
         from: now.minus_millis(days * DAY_MS),
         to: now,
@@ -168,19 +170,39 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
                 backfill_days,
                 detail: &detail,
             };
-            book(state, &row, outcome, now).await;
+            book(state, &row, outcome, now, max_days).await;
         }
         Err(error) => {
             tracing::warn!(connection = %row.id, kind = %kind, days, %error, "sync run failed");
-            book(state, &row, RunOutcome::Failed { error: &error }, now).await;
+            let outcome = RunOutcome::Failed { error: &error };
+            book(state, &row, outcome, now, max_days).await;
         }
     }
 }
 
-async fn book(state: &AppState, row: &ConnectionRow, outcome: RunOutcome<'_>, now: Timestamp) {
+/// How deep the connection's workspace may read (its plan's `history_days`, issue 41). When the
+/// plan cannot be read, the free plan's: a shorter run now is harmless, the ladder climbs on
+/// at a later run.
+async fn history_days(state: &AppState, row: &ConnectionRow) -> i64 {
+    let scope = AccountScope::trusted(row.account_id.clone());
+    billing::plan::history_days(state, &scope)
+        .await
+        .unwrap_or_else(|error| {
+            tracing::warn!(connection = %row.id, %error, "plan unreadable; reading the free plan's history");
+            billing::Plan::Free.history_days()
+        })
+}
+
+async fn book(
+    state: &AppState,
+    row: &ConnectionRow,
+    outcome: RunOutcome<'_>,
+    now: Timestamp,
+    max_days: i64,
+) {
     let next = match &outcome {
         RunOutcome::Succeeded { backfill_days, .. } => {
-            connection::next_run_after_success(row.kind, now, *backfill_days)
+            connection::next_run_after_success(row.kind, now, *backfill_days, max_days)
         }
         RunOutcome::Failed { .. } => connection::retry_at(now, row.consecutive_failures + 1),
     };

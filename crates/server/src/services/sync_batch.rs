@@ -229,13 +229,13 @@ fn check_posts(read: Vec<SocialPost>) -> Result<Vec<SocialPostRow>, String> {
     Ok(rows)
 }
 
-/// Daily volumes on the days read, one per day and stage, never negative.
+/// Daily volumes on the days read, one per day, stage and channel, never negative.
 fn check_stage_days(read: StageDaysRead) -> Result<(DayRange, Vec<StageVolume>), String> {
     spend_intake::check_days(&read.days).map_err(|err| format!("stage volumes: {err}"))?;
     let mut seen = BTreeSet::new();
     let mut rows = Vec::with_capacity(read.rows.len());
     for row in read.rows {
-        let at = format!("stage volumes: {} {}", row.day, row.stage);
+        let at = format!("stage volumes: {} {} {:?}", row.day, row.stage, row.channel);
         if !read.days.contains(&row.day) {
             return Err(format!(
                 "{at}: the day is outside the days read ({}..{})",
@@ -245,12 +245,13 @@ fn check_stage_days(read: StageDaysRead) -> Result<(DayRange, Vec<StageVolume>),
         if row.volume < 0 {
             return Err(format!("{at}: a negative volume"));
         }
-        if !seen.insert((row.day.clone(), row.stage.as_str())) {
+        if !seen.insert((row.day.clone(), row.stage.as_str(), row.channel.clone())) {
             return Err(format!("{at}: counted twice"));
         }
         rows.push(StageVolume {
             day: row.day,
             stage: row.stage,
+            channel: row.channel,
             volume: row.volume,
         });
     }

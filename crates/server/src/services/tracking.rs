@@ -11,6 +11,7 @@ use crate::crypto::{WRITE_KEY_PREFIX, new_token};
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
 use crate::services::audit;
+use crate::services::grants::BoxFuture;
 use crate::state::AppState;
 
 /// The spec's Tracking key info.
@@ -42,7 +43,9 @@ pub struct RotatedKey {
     pub snippet: String,
 }
 
-fn snippet(state: &AppState, key: &str) -> String {
+/// The script tag of write key `key`: pasted before `</head>`, or as a tag manager's Custom
+/// HTML tag (`gtm_html`, what a deploy publishes).
+pub fn snippet(state: &AppState, key: &str) -> String {
     format!(
         r#"<script src="{}/svc.js" data-key="{key}" async></script>"#,
         state.config.public_url()
@@ -128,6 +131,7 @@ pub async fn info(
         },
     };
     let tag = snippet(state, &live.key);
+    let gtm_deploy = gtm_status(state, product).await?;
     Ok(TrackingKeyInfo {
         created_at: Some(Timestamp::from_millis(live.created_at).to_rfc3339()),
         gtm_html: Some(tag.clone()),
@@ -135,10 +139,30 @@ pub async fn info(
         key: Some(live.key),
         curl_example: curl_example(state, product),
         ingest_url: format!("{}/t/events", state.config.public_url()),
-        // The tag manager connector arrives with the connectors; until then nothing is connected.
-        gtm_connected: false,
-        gtm_deploy: None,
+        gtm_connected: gtm_deploy.is_some(),
+        gtm_deploy,
     })
+}
+
+/// The tag manager's part of the tracking key info (`gtm_deploy`: the container, its audit and
+/// Payback's last publish), `None` unless a tag manager is connected and active. The kind's
+/// plug-in registers it in the state's plug-ins (`crate::kinds`), so this service names no kind.
+pub type GtmStatusFn =
+    for<'a> fn(&'a AppState, &'a ProductRow) -> BoxFuture<'a, ApiResult<Option<serde_json::Value>>>;
+
+/// The registration of [`GtmStatusFn`].
+#[derive(Clone, Copy)]
+pub struct GtmStatus(pub GtmStatusFn);
+
+/// What the registered tag manager says of `product`; nothing when no kind registered.
+async fn gtm_status(
+    state: &AppState,
+    product: &ProductRow,
+) -> ApiResult<Option<serde_json::Value>> {
+    match state.plugins.get::<GtmStatus>() {
+        Some(GtmStatus(read)) => read(state, product).await,
+        None => Ok(None),
+    }
 }
 
 /// Mints a new write key; the previous one stops working at once.

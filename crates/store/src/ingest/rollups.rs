@@ -95,6 +95,8 @@ pub(super) struct RollupChanges {
     revenue: Vec<RevenueRow>,
     /// Identities whose revenue rows' last touch may have changed.
     recompute: BTreeSet<String>,
+    /// Visits per landing path and day (`landing_pages/visits.rs`).
+    landing: crate::landing_pages::visits::LandingVisits,
 }
 
 impl RollupChanges {
@@ -111,6 +113,7 @@ impl RollupChanges {
             .to_owned();
         let channel = event.channel.clone().unwrap_or_default();
         let value = event.value_cents.unwrap_or_default();
+        self.landing.add(event);
         let counts = self
             .event_days
             .entry((
@@ -206,7 +209,8 @@ impl RollupChanges {
         upsert_profiles(tx, product_id, &self.profiles).await?;
         upsert_stage_days(tx, product_id, &self.stage_days).await?;
         insert_touches(tx, product_id, &self.touches).await?;
-        insert_revenue(tx, product_id, &self.revenue).await
+        insert_revenue(tx, product_id, &self.revenue).await?;
+        self.landing.write(tx, product_id).await
     }
 
     /// This fold's daily stage rows, by identity.

@@ -3,7 +3,8 @@
 //!
 //! Stage volume, as the metric definitions say: distinct identities with the stage in the
 //! period, plus each identity-less event of the stage (`event_days` with `identified = false`),
-//! plus the volumes sources write (`aggregate_stage_days`). Every window is a range of UTC days,
+//! plus the volumes sources write (`aggregate_stage_days`; a stage a source owns, web analytics
+//! visits, counts no first-party volume: `aggregate_stages::counts_first_party!`). Every window is a range of UTC days,
 //! read from daily tables only: the identified part from `stage_channel_days` (migration 0020),
 //! a few rows per day and channel whatever the traffic. Its distinct identities over a window
 //! are the identities whose latest day with the stage falls in it (`lasts`), which holds while
@@ -14,15 +15,28 @@
 use payback_domain::Timestamp;
 use payback_domain::span::Span;
 
+use crate::aggregate_stages::counts_first_party;
 use crate::error::StoreResult;
 use crate::{Db, Tx};
+
+/// The (stage, channel) cells sources counted over the window: each row's volume is its events
+/// too, and a row of no channel (`''`) lands in the channel-null cell.
+macro_rules! aggregate_cells {
+    () => {
+        "SELECT stage, NULLIF(channel, '') AS channel, SUM(volume) AS events, SUM(volume) AS volume \
+         FROM aggregate_stage_days \
+         WHERE product_id = $1 AND day >= $2 AND day <= $3 \
+         GROUP BY stage, channel"
+    };
+}
 
 /// One (stage, channel) cell of the funnel over a window.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct StageChannelRow {
     pub stage: String,
     /// Identified traffic: the identity's first-touch channel; identity-less events: the
-    /// event's own channel; aggregate rows: none.
+    /// event's own channel; aggregate rows: the channel the source counted them under (none for
+    /// a row of no channel).
     pub channel: Option<String>,
     pub events: i64,
     pub volume: i64,
@@ -48,27 +62,28 @@ pub async fn stage_channels(
     }
     // The outer GROUP BY merges cells with the same (stage, channel): an identity with no first
     // touch and an identity-less event with no channel both land in the channel-null cell.
-    let sql = "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, CAST(SUM(volume) AS BIGINT) AS volume \
+    const SQL: &str = concat!(
+        "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, CAST(SUM(volume) AS BIGINT) AS volume \
          FROM ( \
            SELECT s.stage AS stage, p.first_channel AS channel, SUM(s.events) AS events, \
                   COUNT(DISTINCT s.identity) AS volume \
            FROM stage_identity_days s \
            LEFT JOIN identity_profiles p ON p.product_id = s.product_id AND p.identity = s.identity \
-           WHERE s.product_id = $1 AND s.day >= $2 AND s.day <= $3 \
-           GROUP BY s.stage, p.first_channel \
+           WHERE s.product_id = $1 AND s.day >= $2 AND s.day <= $3 AND ",
+        counts_first_party!("s"),
+        " GROUP BY s.stage, p.first_channel \
            UNION ALL \
            SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(events) AS volume \
            FROM event_days \
-           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 \
-           GROUP BY stage, channel \
-           UNION ALL \
-           SELECT stage, NULL AS channel, SUM(volume) AS events, SUM(volume) AS volume \
-           FROM aggregate_stage_days \
-           WHERE product_id = $1 AND day >= $2 AND day <= $3 \
-           GROUP BY stage \
-         ) cells \
-         GROUP BY stage, channel";
-    Ok(on_db!(db, pool => sqlx::query_as(sql)
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 AND ",
+        counts_first_party!("event_days"),
+        " GROUP BY stage, channel \
+           UNION ALL ",
+        aggregate_cells!(),
+        " ) cells \
+         GROUP BY stage, channel"
+    );
+    Ok(on_db!(db, pool => sqlx::query_as(SQL)
         .bind(product_id)
         .bind(span.first_day())
         .bind(span.last_day())
@@ -79,25 +94,26 @@ pub async fn stage_channels(
 
 /// [`stage_channels`] from the daily table: identified events and distinct identities per
 /// (stage, first-touch channel) summed over the window's days; the other inputs as there.
-const STAGE_CHANNELS_SETTLED: &str = "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, \
+const STAGE_CHANNELS_SETTLED: &str = concat!(
+    "SELECT stage, channel, CAST(SUM(events) AS BIGINT) AS events, \
      CAST(SUM(volume) AS BIGINT) AS volume \
      FROM ( \
        SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(lasts) AS volume \
        FROM stage_channel_days \
-       WHERE product_id = $1 AND day >= $2 AND day <= $3 \
-       GROUP BY stage, channel \
+       WHERE product_id = $1 AND day >= $2 AND day <= $3 AND ",
+    counts_first_party!("stage_channel_days"),
+    " GROUP BY stage, channel \
        UNION ALL \
        SELECT stage, NULLIF(channel, '') AS channel, SUM(events) AS events, SUM(events) AS volume \
        FROM event_days \
-       WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 \
-       GROUP BY stage, channel \
-       UNION ALL \
-       SELECT stage, NULL AS channel, SUM(volume) AS events, SUM(volume) AS volume \
-       FROM aggregate_stage_days \
-       WHERE product_id = $1 AND day >= $2 AND day <= $3 \
-       GROUP BY stage \
-     ) cells \
-     GROUP BY stage, channel";
+       WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 AND ",
+    counts_first_party!("event_days"),
+    " GROUP BY stage, channel \
+       UNION ALL ",
+    aggregate_cells!(),
+    " ) cells \
+     GROUP BY stage, channel"
+);
 
 /// Whether no identity of the product has a day (of `stage`, or of any stage) after the span's
 /// last: then the identities whose latest day falls in the span are exactly those with a day in
@@ -138,20 +154,26 @@ pub async fn daily_stage_volumes(
 ) -> StoreResult<Vec<DayStageVolume>> {
     // A day's distinct identities are its `stage_identity_days` rows, which
     // `stage_channel_days.identities` counts per first-touch channel.
-    let sql = "SELECT day, stage, CAST(SUM(volume) AS BIGINT) AS volume \
+    const SQL: &str = concat!(
+        "SELECT day, stage, CAST(SUM(volume) AS BIGINT) AS volume \
          FROM ( \
            SELECT day, stage, SUM(identities) AS volume FROM stage_channel_days \
-           WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day, stage \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND ",
+        counts_first_party!("stage_channel_days"),
+        " GROUP BY day, stage \
            UNION ALL \
            SELECT day, stage, SUM(events) AS volume FROM event_days \
-           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 GROUP BY day, stage \
+           WHERE product_id = $1 AND day >= $2 AND day <= $3 AND identified = $4 AND ",
+        counts_first_party!("event_days"),
+        " GROUP BY day, stage \
            UNION ALL \
            SELECT day, stage, SUM(volume) AS volume FROM aggregate_stage_days \
            WHERE product_id = $1 AND day >= $2 AND day <= $3 GROUP BY day, stage \
          ) volumes \
          GROUP BY day, stage \
-         ORDER BY day, stage";
-    Ok(on_db!(db, pool => sqlx::query_as(sql)
+         ORDER BY day, stage"
+    );
+    Ok(on_db!(db, pool => sqlx::query_as(SQL)
         .bind(product_id)
         .bind(span.first_day())
         .bind(span.last_day())

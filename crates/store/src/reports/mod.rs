@@ -12,3 +12,4 @@ pub mod payback;
 pub mod product_metrics;
 pub mod report_days;
 pub mod series;
+pub mod weekly;

@@ -8,6 +8,7 @@ use payback_domain::span::Span;
 use sqlx::QueryBuilder;
 
 use crate::Db;
+use crate::aggregate_stages::counts_first_party;
 use crate::error::StoreResult;
 
 /// The raw sums of one product; the ratios (CAC, LTV, LTV:CAC) are derived by the caller.
@@ -197,6 +198,7 @@ pub async fn stage_volume(
             .push(" THEN lasts ELSE 0 END), 0) AS BIGINT) FROM stage_channel_days WHERE ");
         push_ids(&mut query, ids);
         query.push(" AND stage = ").push_bind(stage).push(" AND day >= ").push_bind(&from)
+            .push(" AND ").push(counts_first_party!("stage_channel_days"))
             .push(" GROUP BY product_id");
         query.build_query_as().fetch_all(pool).await
     })?;
@@ -232,6 +234,7 @@ pub async fn stage_volume(
                 .push(" AND day >= ").push_bind(&from).push(" AND day <= ").push_bind(&to);
             if !identified.is_empty() {
                 query.push(identified).push_bind(false);
+                query.push(" AND ").push(counts_first_party!("event_days"));
             }
             query.push(" GROUP BY product_id");
             query.build_query_as().fetch_all(pool).await
@@ -257,6 +260,7 @@ async fn distinct_identities(
         query.push(" AND stage = ").push_bind(stage)
             .push(" AND day >= ").push_bind(span.first_day())
             .push(" AND day <= ").push_bind(span.last_day())
+            .push(" AND ").push(counts_first_party!("stage_identity_days"))
             .push(" GROUP BY product_id");
         query.build_query_as().fetch_all(pool).await
     })?)

@@ -10,6 +10,7 @@
 pub mod ahrefs;
 pub mod bing;
 pub(crate) mod budgets;
+pub mod clarity;
 pub(crate) mod day;
 pub(crate) mod form;
 pub mod gateway;
@@ -18,12 +19,16 @@ pub(crate) mod human;
 pub mod linkedin;
 pub(crate) mod loopback;
 pub mod meta;
+pub mod oidc;
+pub mod posthog;
 pub(crate) mod recorder;
 pub(crate) mod schedule;
 pub mod semrush;
 pub mod seranking;
+pub mod sheets;
 pub(crate) mod smtp;
 pub(crate) mod source;
+pub mod stripe_billing;
 pub mod x;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};

@@ -10,9 +10,10 @@
 use std::collections::BTreeMap;
 
 use payback_domain::snapshot_metric::{
-    AI_VISIBILITY, BACKLINKS, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION, KEYWORD_VOLUME,
-    ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SEARCH_CLICKS, SEARCH_IMPRESSIONS,
-    SEARCH_POSITION, SITE_HEALTH, SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS, SOCIAL_IMPRESSIONS,
+    AI_VISIBILITY, BACKLINKS, COMPETITOR_POSITION, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION,
+    KEYWORD_VOLUME, ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SEARCH_CLICKS,
+    SEARCH_IMPRESSIONS, SEARCH_POSITION, SITE_HEALTH, SOCIAL_ENGAGEMENT, SOCIAL_FOLLOWERS,
+    SOCIAL_IMPRESSIONS,
 };
 use payback_domain::source_kind::KINDS;
 use payback_domain::{Clock as _, DAY_MS, Timestamp};
@@ -69,6 +70,13 @@ const RANKS: [Rank; 3] = [
         500,
         Some("https://shop.example/app"),
     ),
+];
+
+/// geo_a's competitors' best positions, two days ago: (keyword, position, competitor). geo_a
+/// stored no rank of the product's own, so both are gaps the product ranks nowhere for.
+const GAPS: [(&str, f64, &str); 2] = [
+    ("roi", 5.0, "other.example"),
+    ("payback", 2.0, "rival.example"),
 ];
 
 /// Whole-domain readings: (source, days ago, metric, value).
@@ -215,6 +223,12 @@ async fn seed_stored_runs(app: &TestApp, product_id: &str) {
             keyword,
             volume as f64,
         ));
+    }
+    for (keyword, position, competitor) in GAPS {
+        by_kind.entry("geo_a").or_default().push(SnapshotRow {
+            detail: Some(competitor.to_owned()),
+            ..snapshot(day(today, 2), COMPETITOR_POSITION, keyword, position)
+        });
     }
     for (kind, ago, metric, value) in WHOLES {
         by_kind
@@ -430,6 +444,22 @@ fn expected_demand(window: i64) -> Value {
                    "url": url, "source": label(kind)})
         })
         .collect();
+    // All unranked, so ordered by keyword.
+    let mut gaps: Vec<(&str, f64, &str)> = GAPS.to_vec();
+    gaps.sort_by(|a, b| a.0.cmp(b.0));
+    let gaps: Vec<Value> = gaps
+        .iter()
+        .map(|(keyword, position, competitor)| {
+            json!([
+                keyword,
+                "not ranked",
+                competitor,
+                format!("{position:.1}"),
+                "—",
+                label("geo_a")
+            ])
+        })
+        .collect();
     let latest = ENGINES.iter().map(|engine| engine.0).min().unwrap_or(0);
     let mut engines: Vec<(&str, f64)> = ENGINES
         .iter()
@@ -450,6 +480,7 @@ fn expected_demand(window: i64) -> Value {
         "funnel": funnel,
         "queries": queries,
         "ranks": ranks,
+        "gaps": gaps,
         "ai": {
             "score": format!("{score:.1}"),
             "site_health": format!("{:.1}", whole(SITE_HEALTH)),

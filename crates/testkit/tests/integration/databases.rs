@@ -353,14 +353,7 @@ async fn maps_need_a_connection_and_the_callers_account(backend: Backend) {
     let app = spawn(backend).await;
     let owner = founder(&app).await;
     let token = Some(owner.token.as_str());
-    for word in [
-        "sql-a",
-        "sql-b",
-        "docdb",
-        "payments",
-        "analytics-a",
-        "nothing",
-    ] {
+    for word in ["sql-a", "sql-b", "docdb", "payments", "nothing"] {
         app.post(
             &format!("/products/shop/connections/{word}/event-maps"),
             token,

@@ -13,9 +13,9 @@ use base64::Engine as _;
 use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::snapshot_metric::{
-    AI_VISIBILITY, BACKLINKS, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION, KEYWORD_VOLUME,
-    ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SEARCH_CLICKS, SEARCH_IMPRESSIONS,
-    SEARCH_POSITION, SITE_HEALTH,
+    AI_VISIBILITY, BACKLINKS, COMPETITOR_POSITION, DOMAIN_RANK, DOMAIN_RATING, KEYWORD_POSITION,
+    KEYWORD_VOLUME, ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, REFERRING_DOMAINS, SEARCH_CLICKS,
+    SEARCH_IMPRESSIONS, SEARCH_POSITION, SITE_HEALTH,
 };
 use payback_server::secret::Secret;
 use payback_store::snapshots::{self, SnapshotRow};
@@ -62,7 +62,9 @@ type Rank = (
 
 /// Keyword readings. seo_a's 11-14 run is older
 /// than its 11-21 run, so its keyword is not in the report.
-const RANKS: [Rank; 4] = [
+const RANKS: [Rank; 6] = [
+    ("geo_a", "2026-11-20", "payback", 5.0, 1_300, None),
+    ("geo_a", "2026-11-20", "ltv", 2.0, 400, None),
     ("seo_a", "2026-11-14", "old keyword", 3.0, 90, None),
     (
         "seo_a",
@@ -81,6 +83,15 @@ const RANKS: [Rank; 4] = [
         500,
         Some("https://shop.example/app"),
     ),
+];
+
+/// geo_a's competitors' best positions: (day, keyword, position, competitor). The 11-19 reading
+/// is older than the 11-20 one, so it is not in the report.
+const COMPETITORS: [(&str, &str, f64, &str); 4] = [
+    ("2026-11-19", "payback", 1.0, "old.example"),
+    ("2026-11-20", "payback", 3.0, "rival.example"),
+    ("2026-11-20", "ltv", 4.0, "rival.example"),
+    ("2026-11-20", "roi", 7.0, "other.example"),
 ];
 
 /// Whole-domain readings: (source, day, metric, value).
@@ -153,6 +164,12 @@ async fn seed_stored_runs(app: &TestApp, product_id: &str) {
             ..snapshot(day, KEYWORD_POSITION, keyword, position)
         });
         rows.push(snapshot(day, KEYWORD_VOLUME, keyword, volume as f64));
+    }
+    for (day, keyword, position, competitor) in COMPETITORS {
+        by_kind.entry("geo_a").or_default().push(SnapshotRow {
+            detail: Some(competitor.to_owned()),
+            ..snapshot(day, COMPETITOR_POSITION, keyword, position)
+        });
     }
     for (source, day, metric, value) in WHOLES {
         by_kind
@@ -266,6 +283,42 @@ fn expected_trend() -> Vec<Value> {
         .collect()
 }
 
+/// geo_a's latest competitor reading against the product's own position that day: the
+/// keywords the product ranks nowhere for first, then the widest gaps.
+fn expected_gaps() -> Vec<Value> {
+    let latest = COMPETITORS.iter().map(|c| c.0).max().unwrap();
+    let ours = |keyword: &str| {
+        RANKS
+            .iter()
+            .find(|r| r.0 == "geo_a" && r.1 == latest && r.2 == keyword)
+            .map(|r| (r.3, r.4))
+    };
+    let volume = |keyword: &str| {
+        RANKS
+            .iter()
+            .find(|r| r.0 == "geo_a" && r.2 == keyword)
+            .map(|r| r.4)
+    };
+    let mut gaps: Vec<(f64, Value)> = COMPETITORS
+        .iter()
+        .filter(|c| c.0 == latest)
+        .filter(|c| ours(c.1).is_none_or(|(position, _)| position > c.2))
+        .map(|(day, keyword, theirs, competitor)| {
+            let position = ours(keyword).map(|(position, _)| position);
+            (
+                position.unwrap_or(f64::INFINITY) - theirs,
+                json!({"keyword": keyword, "position": position, "competitor": competitor,
+                       "competitor_position": theirs, "source": "geo_a",
+                       "volume": volume(keyword), "as_of": day}),
+            )
+        })
+        .collect();
+    gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let gaps: Vec<Value> = gaps.into_iter().map(|(_, gap)| gap).collect();
+    assert_eq!(gaps.len(), 2, "roi (unranked) and payback (5 against 3)");
+    gaps
+}
+
 async fn demand(app: &TestApp, key: &str, days: i64) -> Value {
     app.get(&format!("/products/shop/demand?days={days}"), Some(key))
         .await
@@ -346,7 +399,8 @@ async fn demand_reads_what_every_source_stored(backend: Backend) {
         .iter()
         .filter(|(source, day, ..)| !(*source == "seo_a" && *day == "2026-11-14"))
         .collect();
-    ranks.sort_by(|a, b| a.3.total_cmp(&b.3));
+    // Best position first; ties: the larger volume.
+    ranks.sort_by(|a, b| a.3.total_cmp(&b.3).then(b.4.cmp(&a.4)));
     let ranks: Vec<Value> = ranks
         .into_iter()
         .map(|(source, day, keyword, position, volume, url)| {
@@ -355,6 +409,7 @@ async fn demand_reads_what_every_source_stored(backend: Backend) {
         })
         .collect();
     assert_eq!(report["ranks"], Value::Array(ranks));
+    assert_eq!(report["gaps"], Value::Array(expected_gaps()));
     assert_eq!(
         report["authority"],
         json!({"domain_rating": 41.5, "backlinks": 1_200, "referring_domains": 85,
@@ -415,6 +470,7 @@ async fn demand_without_sources_is_empty_and_the_accounts_own(backend: Backend) 
     );
     assert_eq!(report["queries"], json!([]));
     assert_eq!(report["ranks"], json!([]));
+    assert_eq!(report["gaps"], json!([]));
     assert_eq!(
         report["ai_visibility"],
         json!({"score": null, "engines": [], "site_health": null})

@@ -90,6 +90,14 @@ fn seed(se: &FakeSeRanking) {
     );
     se.set_position(SHOP, 1, "cac", 70, "2026-11-20", 0, None);
     se.set_position(SHOP, 1, "payback", 390, "2026-01-05", 1, None);
+    // Two competitors: the better one per keyword and day is kept; "cac" is a gap the shop
+    // does not rank for at all.
+    se.add_competitor(SHOP, 901, "rival.example", "https://rival.example/");
+    se.add_competitor(SHOP, 902, "other.example", "https://other.example/");
+    se.set_competitor_position(901, 1, "payback", "2026-11-20", 3);
+    se.set_competitor_position(902, 2, "payback", "2026-11-20", 1);
+    se.set_competitor_position(901, 1, "cac", "2026-11-20", 8);
+    se.set_competitor_position(902, 1, "cac", "2026-11-20", 0);
 }
 
 /// The `geo_a` connection as `GET /connections` lists it.
@@ -309,6 +317,42 @@ async fn a_project_syncs_visibility_health_and_ranks(backend: Backend) {
     assert!(
         snapshots.iter().all(|s| s.0.as_str() >= "2026-11-14"),
         "{snapshots:?}"
+    );
+    let best_rival = find("2026-11-20", "competitor_position", "payback").unwrap();
+    assert_eq!(
+        (best_rival.3, best_rival.4.as_deref()),
+        (1.0, Some("other.example"))
+    );
+    let cac_rival = find("2026-11-20", "competitor_position", "cac").unwrap();
+    assert_eq!(
+        (cac_rival.3, cac_rival.4.as_deref()),
+        (8.0, Some("rival.example"))
+    );
+    // The demand report's gaps: both keywords, "cac" (unranked) first.
+    let demand = app
+        .get("/products/shop/demand?days=7", Some(&key))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(
+        demand["gaps"],
+        json!([
+            {"keyword": "cac", "position": null, "competitor": "rival.example",
+             "competitor_position": 8.0, "source": "geo_a", "volume": 70, "as_of": "2026-11-20"},
+            {"keyword": "payback", "position": 2.0, "competitor": "other.example",
+             "competitor_position": 1.0, "source": "geo_a", "volume": 390, "as_of": "2026-11-20"},
+        ])
+    );
+    let geo_source = demand["sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|source| source["kind"] == "geo_a")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        geo_source["parts"],
+        json!(["ai_visibility", "ranks", "gaps"])
     );
 
     // Test proves the key live; once it is regenerated, test says so without the key.

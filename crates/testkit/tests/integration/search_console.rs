@@ -210,7 +210,7 @@ async fn off_until_the_operator_switches_it_on(backend: Backend) {
         .await
         .expect_error(
             400,
-            "kinds: search_console is not available yet; connect search_ads now and search_console once it arrives",
+            "kinds: search_console is not available yet; connect analytics_a or tagmgr or search_ads now and search_console once it arrives",
         );
     start(&app, &owner.token, json!(["search_ads", "search_console"]))
         .await

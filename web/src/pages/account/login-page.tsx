@@ -9,6 +9,7 @@ import type { LoginResponse } from '../../types';
 import { readForm } from './form-values';
 import { PasswordField } from './password-field';
 import { PublicFrame } from './public-frame';
+import { SsoButton } from './sso-button';
 
 /** Only in-app paths are followed after login, so a crafted link cannot send people elsewhere. */
 function nextPath(query: URLSearchParams): string {
@@ -47,6 +48,7 @@ export function LoginPage({ query }: { query: URLSearchParams }) {
           Email verified. Log in to continue.
         </p>
       )}
+      <SsoButton label="Sign in with Google" />
       <form onSubmit={submit}>
         <label>
           Email

@@ -1,4 +1,4 @@
-// The account area: the public ways in (login, signup, invite, claim) and the
+// The account area: the public ways in (login, signup, invite, claim, SSO) and the
 // signed-in settings pages.
 
 import { h } from 'preact';
@@ -9,6 +9,7 @@ import { KeysPage } from './keys-page';
 import { LoginPage } from './login-page';
 import { ProfilePage } from './profile-page';
 import { SignupPage } from './signup-page';
+import { SsoPage } from './sso-page';
 import { TeamPage } from './team-page';
 import { WorkspacesPage } from './workspaces-page';
 
@@ -18,6 +19,8 @@ export const accountRoutes: Route[] = [
   // Keyed by token so a second link opened in the same tab starts from a clean page.
   { pattern: '/invite/:token', public: true, render: ({ params }) => h(InvitePage, { token: params.token, key: params.token }) },
   { pattern: '/claim/:token', public: true, render: ({ params }) => h(ClaimPage, { token: params.token, key: params.token }) },
+  // Where the SSO callback lands: the one-time ticket is traded for a session once.
+  { pattern: '/auth/sso/:ticket', public: true, render: ({ params }) => h(SsoPage, { ticket: params.ticket, key: params.ticket }) },
   { pattern: '/settings', render: () => h(ProfilePage, {}) },
   { pattern: '/settings/profile', render: () => h(ProfilePage, {}) },
   { pattern: '/settings/workspaces', render: () => h(WorkspacesPage, {}) },

@@ -10,6 +10,7 @@ const sections: { path: string; label: string }[] = [
   { path: '/settings/workspaces', label: 'Workspaces' },
   { path: '/settings/team', label: 'Team' },
   { path: '/settings/keys', label: 'API keys' },
+  { path: '/billing', label: 'Billing' },
 ];
 
 export function SettingsFrame({

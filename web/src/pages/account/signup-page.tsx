@@ -10,6 +10,7 @@ import { useAction } from '../../ui/use-api';
 import { readForm } from './form-values';
 import { PasswordField } from './password-field';
 import { PublicFrame } from './public-frame';
+import { SsoButton } from './sso-button';
 
 export function SignupPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -46,6 +47,7 @@ export function SignupPage() {
 
   return (
     <PublicFrame title="Sign up">
+      <SsoButton label="Sign in with Google" />
       <form
         onSubmit={(event) => {
           const { email, password } = readForm(event);

@@ -57,7 +57,7 @@ export function KeyForm<Body>({
   /** What the secret is called in the replace button and note: "key" or "token". */
   secretWord: 'key' | 'token';
   /** What reads with the new key next: "sync", or "weekly run" for a rationed source. */
-  nextRead: 'sync' | 'weekly run';
+  nextRead: 'sync' | 'weekly run' | 'daily run';
   onConnected: () => void;
 }) {
   const [saved, setSaved] = useState(false);

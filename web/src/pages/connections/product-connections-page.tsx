@@ -13,6 +13,7 @@ import type { ProductRow } from '../../types';
 import { ProductFrame } from '../../ui/product-frame';
 import { Await, Empty } from '../../ui/states';
 import { ConnectionCard } from './connection-card';
+import { DetectIntegrations } from './detect-integrations';
 import { GrantFlow, grantStateParam } from './grant-connect';
 import type { GrantProvider } from './kind-module';
 import { comingLater, grantKinds, grantProviders, offers } from './kinds';
@@ -115,6 +116,7 @@ function ProductConnections({ product, grants }: { product: ProductRow; grants: 
           );
         }}
       </Await>
+      <DetectIntegrations slug={product.slug} />
       <section aria-labelledby="coming-later-title" class="coming-later">
         <h2 id="coming-later-title">Coming later</h2>
         <p class="muted">

@@ -1,7 +1,7 @@
 // `#/p/:slug/demand`: where the product's demand comes from before it becomes a visit. Search
 // impressions and clicks down to customers, the daily trend, the search queries, the SEO tools'
-// keyword ranks, AI-search visibility, the domain's authority, and which sources feed which
-// part (or a link to connect them). Each part without data says what to connect for it.
+// keyword ranks, the keywords competitors outrank it for, AI-search visibility, the domain's
+// authority, and which sources feed which part (or a link to connect them). Each part without data says what to connect for it.
 
 import type { ComponentChildren } from 'preact';
 import { href } from '../../router';
@@ -13,6 +13,7 @@ import { WindowPicker } from '../../ui/window-picker';
 import { DemandFunnelSteps } from './demand-funnel';
 import { DemandTrend } from './demand-trend';
 import { QueriesTable } from './queries-table';
+import { GapsTable } from './gaps-table';
 import { RanksTable } from './ranks-table';
 import { SourcesList } from './sources-list';
 import type { Authority, DemandReport } from './types';
@@ -87,6 +88,16 @@ function DemandReportView({ report, slug }: { report: DemandReport; slug: string
           <NothingYet title="No keyword ranks yet">
             Connect an SEO metrics tool or an AI-search visibility tool on the <a href={connections}>Connections</a>{' '}
             page to follow your keywords' positions.
+          </NothingYet>
+        )}
+      </Part>
+      <Part id="demand-gaps" title="Keyword gaps">
+        {report.gaps.length > 0 ? (
+          <GapsTable gaps={report.gaps} />
+        ) : (
+          <NothingYet title="No keyword gaps">
+            No competitor outranks you for a tracked keyword, or none is tracked yet: add competitors to your AI-search
+            visibility tool's project and connect it on the <a href={connections}>Connections</a> page.
           </NothingYet>
         )}
       </Part>

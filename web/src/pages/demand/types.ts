@@ -11,6 +11,8 @@ export interface DemandReport {
   queries: SearchQuery[];
   /** Each SEO source's latest reading, best position first, at most 100. */
   ranks: KeywordRank[];
+  /** Keywords a competitor ranks better for, unranked first, then the widest gaps; at most 100. */
+  gaps: KeywordGap[];
   ai_visibility: AiVisibility;
   authority: Authority;
   /** One per kind that feeds the report, in the kind table's order, connected or not. */
@@ -78,7 +80,7 @@ export interface Authority {
 }
 
 /** A report part a source feeds. */
-export type DemandPart = 'queries' | 'trend' | 'ranks' | 'authority' | 'ai_visibility';
+export type DemandPart = 'queries' | 'trend' | 'ranks' | 'authority' | 'ai_visibility' | 'gaps';
 
 export interface DemandSource {
   /** The kind's wire word. */
@@ -88,4 +90,17 @@ export interface DemandSource {
   last_sync_at: string | null;
   /** Empty when not connected. */
   parts: string[];
+}
+
+/** A keyword a competitor ranks better for, at the source's latest reading. */
+export interface KeywordGap {
+  keyword: string;
+  /** The product's position that day; null when it ranks nowhere the source checks. */
+  position: number | null;
+  competitor: string;
+  competitor_position: number;
+  source: string;
+  volume: number | null;
+  /** `YYYY-MM-DD`. */
+  as_of: string;
 }

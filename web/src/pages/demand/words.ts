@@ -15,6 +15,7 @@ const PART_WORDS: Record<string, string> = {
   ranks: 'keyword ranks',
   authority: 'authority',
   ai_visibility: 'AI visibility',
+  gaps: 'keyword gaps',
 };
 
 export function partLabel(part: string): string {

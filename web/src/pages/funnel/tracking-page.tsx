@@ -12,6 +12,7 @@ import { Await } from '../../ui/states';
 import { useAction, useApi } from '../../ui/use-api';
 import { ConfirmAction } from '../../ui/confirm-action';
 import { CopyBlock } from './copy-block';
+import { TagManagerPanel } from './tag-manager-panel';
 import type { RotatedKey, TrackingKeyInfo } from './types';
 
 export function TrackingPage({ slug }: { slug: string }) {
@@ -73,10 +74,13 @@ function TrackingBody({ product }: { product: ProductRow }) {
               text={setup.gtm_html}
               hint={
                 setup.gtm_connected
-                  ? 'Add it as a Custom HTML tag firing on all pages.'
+                  ? 'Publish it below, or add it yourself as a Custom HTML tag firing on all pages.'
                   : 'Tag manager not connected: add this yourself as a Custom HTML tag firing on all pages.'
               }
             />
+          )}
+          {setup.gtm_deploy && (
+            <TagManagerPanel slug={product.slug} deploy={setup.gtm_deploy} onPublished={() => info.reload()} />
           )}
           <CopyBlock
             id="tracking-curl"

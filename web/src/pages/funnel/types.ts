@@ -125,7 +125,25 @@ export interface TrackingKeyInfo {
   curl_example: string;
   ingest_url: string;
   gtm_connected: boolean;
-  gtm_deploy: Record<string, unknown> | null;
+  gtm_deploy: GtmDeploy | null;
+}
+
+/** The connected tag manager container: the tag audit and Payback's last publish there. */
+export interface GtmDeploy {
+  container_path: string;
+  snippet_live: boolean;
+  workspace_name: string | null;
+  version_name: string | null;
+  published: boolean;
+  deployed_at: string | null;
+}
+
+/** `POST /products/{slug}/tracking/gtm-deploy`. */
+export interface GtmDeployed {
+  ok: boolean;
+  workspace_name: string;
+  version_name: string;
+  published: boolean;
 }
 
 export interface RotatedKey {

@@ -19,6 +19,7 @@ use serde_json::Value;
 use super::{Activation, GrantProvider, Selectable};
 use crate::error::ApiResult;
 use crate::services::acting::Caller;
+use crate::services::searchco_account::ServiceAccountKind;
 use crate::state::AppState;
 
 /// A boxed future, as trait objects need.
@@ -65,6 +66,11 @@ pub trait GrantedKind<P: GrantProvider>: Send + Sync + 'static {
         client: &'a P::Client,
         tokens: &'a P::Tokens,
     ) -> BoxFuture<'a, Result<Value, String>>;
+    /// The kind on the search-engine grant's service-account path (`services::searchco_account`),
+    /// when it may be connected that way; none by default.
+    fn service_account(&self) -> Option<&dyn ServiceAccountKind> {
+        None
+    }
     /// The connection the person's choice makes (`None`: the only option, when there is one);
     /// 400 a choice the grant does not offer.
     fn activate<'a>(

@@ -172,7 +172,7 @@ pub async fn activate(
             &actor,
             &chosen.product,
             provider,
-            credential_id,
+            Some(credential_id),
             activation,
             now,
         )
@@ -182,14 +182,18 @@ pub async fn activate(
     Ok(activated)
 }
 
+/// Makes (or replaces) one connection of the grant's `provider` with its history event, in the
+/// caller's transaction; `credential_id` is the grant's sealed credential (none for Payback's
+/// service account, whose key is the operator's and never stored per connection). A
+/// connection replaced drops its old credential when nothing else uses it.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn connect(
+pub(crate) async fn connect(
     tx: &mut Tx,
     scope: &AccountScope,
     actor: &Actor,
     product: &ProductRow,
     provider: Provider,
-    credential_id: &str,
+    credential_id: Option<&str>,
     activation: Activation,
     now: Timestamp,
 ) -> ApiResult<()> {
@@ -201,11 +205,11 @@ pub(super) async fn connect(
         kind: activation.kind.as_str(),
         status: ConnectionStatus::Active.as_str(),
         config: &config,
-        credential_id: Some(credential_id),
+        credential_id,
         event_maps: None,
     };
     let (connection_id, previous) = connection_store::upsert(tx, scope, new, now).await?;
-    if let Some(previous) = previous.filter(|previous| previous != credential_id) {
+    if let Some(previous) = previous.filter(|previous| Some(previous.as_str()) != credential_id) {
         connection_store::delete_credential_if_unused(tx, &previous).await?;
     }
     let mut payload = activation.audit;

@@ -21,7 +21,7 @@ use crate::state::AppState;
 
 /// The chosen kinds, checked: each one of the grant's, each registered with it in this build
 /// and available in this instance; left out, all of the grant's that are.
-pub(super) fn grant_kinds<P: GrantProvider>(
+pub(crate) fn grant_kinds<P: GrantProvider>(
     state: &AppState,
     words: Option<&[String]>,
 ) -> ApiResult<Vec<Arc<dyn GrantedKind<P>>>> {

@@ -26,11 +26,14 @@
 //! test can check what the connector sent, even for requests the fake refused.
 
 mod ads;
+mod analytics;
 mod errors;
 mod gaql;
 mod oauth;
 mod search_console;
+pub mod service_account;
 mod state;
+mod tagmgr;
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -41,10 +44,15 @@ use axum::routing::{any, get, post};
 pub use super::day::Day;
 pub use super::human::ErrorPage as ConsentPage;
 pub use super::recorder::RecordedRequest;
+pub use analytics::{ANALYTICS_READONLY_SCOPE, ANALYTICS_SCOPE};
 pub use search_console::{QueryFigures, WEBMASTERS_READONLY_SCOPE, WEBMASTERS_SCOPE};
 pub use state::{
     ADWORDS_SCOPE, AdGroupSeed, AdSeed, Breakdown, CampaignSeed, Channel, CustomerSeed,
     DEFAULT_USER, Fail, KeywordSeed, MatchType, Metrics, Status,
+};
+pub use tagmgr::{
+    FakeTag, PublishedVersion, TAGMANAGER_EDIT_CONTAINERS_SCOPE, TAGMANAGER_EDIT_VERSIONS_SCOPE,
+    TAGMANAGER_PUBLISH_SCOPE, TAGMANAGER_READONLY_SCOPE, TagManagerPermission,
 };
 
 pub(crate) use super::lock;
@@ -117,6 +125,8 @@ impl FakeGoogle {
             .route("/token", post(oauth::token))
             .route("/revoke", post(oauth::revoke))
             .route("/webmasters/v3/{*rest}", any(search_console::dispatch))
+            .route("/v1beta/{*rest}", any(analytics::dispatch))
+            .route("/tagmanager/v2/{*rest}", any(tagmgr::dispatch))
             .fallback(ads::dispatch);
         let app = recorder::recording(routes, shared.clone());
         Self {
@@ -150,6 +160,12 @@ impl FakeGoogle {
     /// The token endpoint (`https://oauth2.googleapis.com/token`).
     pub fn token_url(&self) -> String {
         format!("{}/token", self.base())
+    }
+
+    /// The key file of the test service account
+    /// ([`service_account::TEST_SERVICE_ACCOUNT_EMAIL`]), exchanged at this fake's token endpoint.
+    pub fn service_account_key_json(&self) -> String {
+        service_account::test_key_json(&self.token_url())
     }
 
     /// The revocation endpoint (`https://oauth2.googleapis.com/revoke`).
@@ -389,10 +405,14 @@ impl recorder::Recorded for state::State {
             .split('/')
             .next()
             .unwrap_or("");
-        Some(if ads::is_version(first) {
+        Some(if first == "v1beta" {
+            analytics::scheduled(fail)
+        } else if ads::is_version(first) {
             errors::scheduled_ads(fail, first, &self.mint("fakeReq"))
         } else if first == "webmasters" {
             search_console::scheduled(fail)
+        } else if first == "tagmanager" {
+            tagmgr::scheduled(fail)
         } else {
             errors::scheduled_oauth(fail)
         })

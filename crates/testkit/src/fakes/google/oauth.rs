@@ -1,6 +1,6 @@
 //! Google's OAuth 2.0 provider for web server applications: the authorization endpoint
 //! (`GET /o/oauth2/v2/auth`), the token endpoint (`POST /token`: `authorization_code` with
-//! PKCE, `refresh_token`) and the revocation endpoint (`POST /revoke`).
+//! PKCE, `refresh_token`, and service accounts' JWT bearer grant in `service_account.rs`) and the revocation endpoint (`POST /revoke`).
 //!
 //! As Google documents it:
 //! - the consent screen redirects to `redirect_uri` with `code`, `scope` and `state`, or with
@@ -18,7 +18,7 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, LOCATION};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HOST, LOCATION};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -30,6 +30,9 @@ use super::errors::{consent_screen_error, json_response, no_store, oauth};
 use super::state::{ACCESS_TOKEN_SECONDS, Access, CODE_SECONDS, Code, Grant, State as FakeState};
 use super::{Shared, lock};
 use crate::fakes::form::form_pairs;
+
+/// The JWT bearer grant of service accounts (`service_account.rs`).
+const JWT_BEARER: &str = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
     pairs
@@ -297,6 +300,19 @@ pub(crate) async fn token(
         );
     }
     let pairs = form_pairs(&String::from_utf8_lossy(&body));
+    // A service account authenticates by its signed assertion alone, without a client.
+    if param(&pairs, "grant_type") == Some(JWT_BEARER) {
+        let audience = headers
+            .get(HOST)
+            .and_then(|host| host.to_str().ok())
+            .map(|host| format!("http://{host}/token"))
+            .unwrap_or_default();
+        return super::service_account::exchange(
+            &mut lock(&shared),
+            param(&pairs, "assertion"),
+            &audience,
+        );
+    }
     let (client_id, secret) = match client_credentials(&headers, &pairs) {
         Ok(credentials) => credentials,
         Err(response) => return *response,
@@ -462,7 +478,7 @@ fn refresh(state: &mut FakeState, pairs: &[(String, String)], client_id: &str) -
     token_answer(&access_token, &grant.scopes, None)
 }
 
-fn issue_access(state: &mut FakeState, grant: usize) -> String {
+pub(crate) fn issue_access(state: &mut FakeState, grant: usize) -> String {
     let token = state.mint("ya29.fake-");
     state.oauth.access.insert(
         token.clone(),

@@ -8,7 +8,11 @@
 //! - `GET /audit/list`: the account's audits, `{total, items}`; `GET /audit/{id}/report`:
 //!   `{is_finished, score_percent, ...}`;
 //! - `GET /sites/{id}/positions?date_from&date_to&with_landing_pages`: one entry per search
-//!   engine of the project with its keywords and their checks in the period.
+//!   engine of the project with its keywords and their checks in the period;
+//! - `GET /competitors/site/{id}`: the project's competitors (`id`, `name`, `url`,
+//!   `domain_trust`); `GET /competitors/{id}/positions?date_from&date_to` (both optional: the
+//!   last week by default): one entry per search engine with the project's keywords by id and
+//!   the competitor's checks in the period.
 
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -16,7 +20,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::errors::{bad_parameter, incorrect_token, json_response, no_token, not_found};
-use super::state::{Account, Project};
+use super::state::{Account, Competitor, Project};
 use super::{Day, Shared, lock};
 use crate::fakes::form::form_pairs;
 
@@ -81,6 +85,40 @@ pub(crate) async fn dispatch(
                 }
                 _ => not_found("Method"),
             }
+        }
+        ["competitors", "site", id] => match own_project(account, id) {
+            Some(project) => json_response(StatusCode::OK, &competitors(project)),
+            None => not_found("Site"),
+        },
+        ["competitors", id, "positions"] => {
+            let found = account.projects.iter().find_map(|project| {
+                project
+                    .competitors
+                    .iter()
+                    .find(|competitor| id.parse() == Ok(competitor.id))
+                    .map(|competitor| (project, competitor))
+            });
+            let Some((project, competitor)) = found else {
+                return not_found("Competitor");
+            };
+            let to = match param("date_to") {
+                Some(text) => match Day::parse(&text) {
+                    Some(day) => day,
+                    None => return bad_parameter("date_to"),
+                },
+                None => Day::today(),
+            };
+            let from = match param("date_from") {
+                Some(text) => match Day::parse(&text) {
+                    Some(day) => day,
+                    None => return bad_parameter("date_from"),
+                },
+                None => to.plus(-7),
+            };
+            json_response(
+                StatusCode::OK,
+                &competitor_positions(project, competitor, from, to),
+            )
         }
         ["audit", "list"] => json_response(StatusCode::OK, &audits(account)),
         ["audit", id, "report"] => report(account, id),
@@ -223,6 +261,65 @@ fn positions(project: &Project, from: Day, to: Day, landing: bool) -> Value {
                         );
                     }
                     entry
+                })
+                .collect();
+            json!({ "site_engine_id": site_engine_id, "keywords": keywords })
+        })
+        .collect();
+    json!(entries)
+}
+
+fn competitors(project: &Project) -> Value {
+    json!(
+        project
+            .competitors
+            .iter()
+            .map(|competitor| json!({
+                "id": competitor.id,
+                "name": competitor.name,
+                "url": competitor.url,
+                "domain_trust": 4,
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// The competitor's checks of the project's keywords, by the ids `positions` gives them.
+fn competitor_positions(project: &Project, competitor: &Competitor, from: Day, to: Day) -> Value {
+    let mut engines: Vec<u64> = project
+        .keywords
+        .iter()
+        .map(|keyword| keyword.site_engine_id)
+        .collect();
+    engines.sort_unstable();
+    engines.dedup();
+    let entries: Vec<Value> = engines
+        .into_iter()
+        .map(|site_engine_id| {
+            let keywords: Vec<Value> = project
+                .keywords
+                .iter()
+                .filter(|keyword| keyword.site_engine_id == site_engine_id)
+                .enumerate()
+                .map(|(at, keyword)| {
+                    let checks: Vec<Value> = competitor
+                        .checks
+                        .iter()
+                        .filter(|(engine, name, day, _)| {
+                            *engine == site_engine_id
+                                && *name == keyword.name
+                                && from <= *day
+                                && *day <= to
+                        })
+                        .map(|(_, _, day, pos)| {
+                            json!({
+                                "date": day.to_string(),
+                                "pos": pos,
+                                "change": 0,
+                            })
+                        })
+                        .collect();
+                    json!({ "id": at + 1, "positions": checks })
                 })
                 .collect();
             json!({ "site_engine_id": site_engine_id, "keywords": keywords })

@@ -101,6 +101,7 @@ impl FakeSeRanking {
             url: url.to_owned(),
             engines: Vec::new(),
             keywords: Vec::new(),
+            competitors: Vec::new(),
         });
     }
 
@@ -192,6 +193,44 @@ impl FakeSeRanking {
                 checks: vec![check],
             }),
         }
+    }
+
+    /// Adds competitor `id` (`name`, `url`) to `project`.
+    pub fn add_competitor(&self, project: u64, id: u64, name: &str, url: &str) {
+        let mut state = self.state();
+        let project = state
+            .project_mut(project)
+            .unwrap_or_else(|| panic!("no project {project} seeded"));
+        project.competitors.push(state::Competitor {
+            id,
+            name: name.to_owned(),
+            url: url.to_owned(),
+            checks: Vec::new(),
+        });
+    }
+
+    /// A check of competitor `competitor` for the project's `keyword` in search engine
+    /// `site_engine_id` on `on` (0: not found); the keyword must be one the project tracks there
+    /// (seeded with [`Self::set_position`]), as SE Ranking reports competitors by its keywords.
+    pub fn set_competitor_position(
+        &self,
+        competitor: u64,
+        site_engine_id: u64,
+        keyword: &str,
+        on: &str,
+        position: u32,
+    ) {
+        let mut state = self.state();
+        let competitor = state
+            .competitor_mut(competitor)
+            .unwrap_or_else(|| panic!("no competitor {competitor} seeded"));
+        let on = day(on);
+        competitor.checks.retain(|(engine, name, seen, _)| {
+            !(*engine == site_engine_id && name == keyword && *seen == on)
+        });
+        competitor
+            .checks
+            .push((site_engine_id, keyword.to_owned(), on, position));
     }
 
     /// The next `times` requests whose path contains `path_contains` answer `fail`.

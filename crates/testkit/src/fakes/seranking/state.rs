@@ -26,6 +26,17 @@ pub(crate) struct Project {
     pub url: String,
     pub engines: Vec<Engine>,
     pub keywords: Vec<Keyword>,
+    pub competitors: Vec<Competitor>,
+}
+
+/// A competitor added to a project, with its checks of the project's keywords.
+#[derive(Debug, Clone)]
+pub(crate) struct Competitor {
+    pub id: u64,
+    pub name: String,
+    pub url: String,
+    /// (search engine, keyword name, day, position); position 0 is "not found".
+    pub checks: Vec<(u64, String, Day, u32)>,
 }
 
 /// An AI Result Tracker engine of a project, with its mention share per day.
@@ -82,6 +93,15 @@ impl State {
             .values_mut()
             .flat_map(|account| account.projects.iter_mut())
             .find(|project| project.id == id)
+    }
+
+    /// The project holding competitor `id`.
+    pub fn competitor_mut(&mut self, id: u64) -> Option<&mut Competitor> {
+        self.keys
+            .values_mut()
+            .flat_map(|account| account.projects.iter_mut())
+            .flat_map(|project| project.competitors.iter_mut())
+            .find(|competitor| competitor.id == id)
     }
 
     pub fn project(&self, id: u64) -> Option<&Project> {

@@ -237,11 +237,12 @@ async fn refusals_of_the_flow(backend: Backend) {
     start(json!({ "product_slug": "shop", "kinds": ["social_ads_a"] }))
         .await
         .expect(400);
-    start(json!({ "product_slug": "shop", "kinds": ["search_ads", "analytics_a"] }))
+    // Search Console is off until the operator switches it on.
+    start(json!({ "product_slug": "shop", "kinds": ["search_ads", "search_console"] }))
         .await
         .expect_error(
             400,
-            "kinds: analytics_a is not available yet; connect search_ads now and analytics_a once it arrives",
+            "kinds: search_console is not available yet; connect analytics_a or tagmgr or search_ads now and search_console once it arrives",
         );
     start(json!({ "product_slug": "shop", "kinds": ["search_ads"], "client": "fax" }))
         .await

@@ -327,6 +327,7 @@ fn volumes(window: SyncWindow, counts: &[(&str, Stage, i64)]) -> Option<StageDay
             .map(|(day, stage, volume)| StageDay {
                 day: (*day).to_owned(),
                 stage: *stage,
+                channel: String::new(),
                 volume: *volume,
             })
             .collect(),

@@ -12,9 +12,12 @@ import type { GrantProvider } from '../kind-module';
 import type { KindModule, Offer } from '../kind-module';
 import type { Connection } from '../types';
 import { configLines } from '../words';
+import { analytics_a } from './analytics_a';
 import { docdb } from './docdb';
 import { geo_a } from './geo_a';
 import { payments } from './payments';
+import { product_analytics_a } from './product_analytics_a';
+import { replay_a } from './replay_a';
 import { search_ads } from './search_ads';
 import { search_b } from './search_b';
 import { search_console } from './search_console';
@@ -26,16 +29,21 @@ import { social_ads_a } from './social_ads_a';
 import { social_ads_b } from './social_ads_b';
 import { sql_a } from './sql_a';
 import { sql_b } from './sql_b';
+import { tagmgr } from './tagmgr';
 
 /** In the order the product page offers them. */
 export const KIND_MODULES: readonly KindModule[] = [
   payments,
   search_ads,
+  analytics_a,
+  tagmgr,
   search_console,
   search_b,
   seo_a,
   seo_b,
   geo_a,
+  replay_a,
+  product_analytics_a,
   social_ads_a,
   social_a,
   social_b,

@@ -6,6 +6,7 @@
 import { GrantConnect } from '../grant-connect';
 import type { GrantProvider, KindModule } from '../kind-module';
 import { SEARCH_GRANT } from '../search-ads-connect';
+import { ServiceAccountConnect } from '../service-account-connect';
 import { siteChoices, siteWords } from './search_console/sites';
 
 /** The grant's start button in this kind's words (the flow that follows is the grant's). */
@@ -40,10 +41,14 @@ export const search_console: KindModule = {
     },
   },
   offer: {
-    render: ({ slug }) => (
+    render: ({ slug, onConnected }) => (
       <article aria-labelledby="connect-search-console-title" data-offer="search_console">
         <h2 id="connect-search-console-title">Connect Google Search Console</h2>
         <GrantConnect provider={CONSOLE_START} slug={slug} kinds={[search_console]} reconnect={false} />
+        <details class="service-account">
+          <summary>Use a service account instead</summary>
+          <ServiceAccountConnect slug={slug} kind={search_console} onConnected={onConnected} />
+        </details>
       </article>
     ),
   },
@@ -63,6 +68,8 @@ export const search_console: KindModule = {
   }),
   configLines: (config) => {
     const site = typeof config.site_url === 'string' && config.site_url !== '' ? config.site_url : null;
-    return [...(site ? [`site ${siteWords(site)}`] : []), 'Google sign-in (token stored encrypted)'];
+    const credential =
+      config.auth === 'service_account' ? "Payback's service account (no token stored)" : 'Google sign-in (token stored encrypted)';
+    return [...(site ? [`site ${siteWords(site)}`] : []), credential];
   },
 };

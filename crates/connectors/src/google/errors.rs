@@ -1,23 +1,40 @@
-//! A Search Console error answer (`{"error": {"code", "message", "status"}}`) read into what
-//! Payback does with it: retry (quota, server trouble), ask for a reconnect (401/403), or report
-//! Google's message. Google's messages name the site or the field, never the request's token,
-//! so they are quoted as they are.
+//! A Google API error answer (`{"error": {"code", "message", "status"}}`, the shape Search
+//! Console, GA4, Tag Manager, Sheets and Drive share) read into what Payback does with it:
+//! retry (quota, server trouble), ask for a reconnect (401/403), or report Google's message.
+//! Google's messages name the resource or the field, never the request's token, so they are
+//! quoted as they are.
 
-use super::wire::ErrorBody;
+use serde::Deserialize;
+
 use crate::ConnectorError;
+
+/// `{"error": {...}}`.
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ErrorBody {
+    #[serde(default)]
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub(crate) struct ErrorDetail {
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+}
 
 /// What kind of refusal an answer was.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum FailureKind {
     /// 401 / `UNAUTHENTICATED`: the access token was refused.
     Unauthenticated,
-    /// 403 / `PERMISSION_DENIED`: the login may not read this site (or the scope is missing).
+    /// 403 / `PERMISSION_DENIED`: the login may not reach the resource (or a scope is missing).
     Forbidden,
     /// 429 / `RESOURCE_EXHAUSTED`: a quota; retried.
     RateLimited,
     /// 5xx: Google's trouble; retried.
     Server,
-    /// Anything else (a bad request, an unknown site): final.
+    /// Anything else (a bad request, an unknown resource): final.
     Other,
 }
 
@@ -27,11 +44,13 @@ pub(crate) struct Failure {
     pub kind: FailureKind,
     /// `Search Console answered 403 PERMISSION_DENIED on sites.get: <message>`.
     pub line: String,
+    /// Google's message alone.
+    pub message: String,
 }
 
 impl Failure {
-    /// Reads a non-2xx answer of `call` (e.g. `searchAnalytics.query`).
-    pub(crate) fn read(call: &str, status: u16, body: &[u8]) -> Self {
+    /// Reads a non-2xx answer of `api`'s `call` (e.g. `Search Console`, `searchAnalytics.query`).
+    pub(crate) fn read(api: &str, call: &str, status: u16, body: &[u8]) -> Self {
         let error = serde_json::from_slice::<ErrorBody>(body)
             .unwrap_or_default()
             .error;
@@ -47,13 +66,17 @@ impl Failure {
             .message
             .filter(|text| !text.trim().is_empty())
             .unwrap_or_else(|| "no error message".to_owned());
-        let mut line = format!("Search Console answered {status}");
+        let mut line = format!("{api} answered {status}");
         if !rpc_status.is_empty() {
             line.push(' ');
             line.push_str(&rpc_status);
         }
         line.push_str(&format!(" on {call}: {message}"));
-        Self { kind, line }
+        Self {
+            kind,
+            line,
+            message,
+        }
     }
 
     /// Whether waiting and asking again may help.
@@ -63,14 +86,14 @@ impl Failure {
 
     /// The error Payback reports, once `retries` retries did not help.
     pub(crate) fn into_error(self, retries: u32) -> ConnectorError {
-        let Failure { kind, line } = self;
+        let Failure { kind, line, .. } = self;
         match kind {
             FailureKind::Unauthenticated => {
                 ConnectorError::Unauthorized(format!("{line}; reconnect the Google grant"))
             }
             FailureKind::Forbidden => ConnectorError::Unauthorized(format!(
-                "{line}; the Google login that granted access may no longer reach this site: \
-                 reconnect the Google grant"
+                "{line}; the Google login (or service account) that was given access may no \
+                 longer reach it: reconnect, or give it access again"
             )),
             FailureKind::RateLimited => ConnectorError::RateLimited(format!(
                 "{line} (after {retries} retries; the run stored nothing and will try again)"
@@ -90,7 +113,7 @@ mod tests {
     #[test]
     fn googles_error_shape_is_read_and_mapped() {
         let body = br#"{"error":{"code":403,"message":"User does not have sufficient permission for site 'https://shop.example/'.","status":"PERMISSION_DENIED"}}"#;
-        let failure = Failure::read("sites.get", 403, body);
+        let failure = Failure::read("Search Console", "sites.get", 403, body);
         assert_eq!(failure.kind, FailureKind::Forbidden);
         assert!(!failure.retryable());
         assert_eq!(
@@ -101,20 +124,22 @@ mod tests {
             failure.into_error(0),
             ConnectorError::Unauthorized(_)
         ));
-        let quota = Failure::read("searchAnalytics.query", 429, b"{}");
+        let quota = Failure::read("Tag Manager", "containers.list", 429, b"{}");
         assert!(quota.retryable());
         assert!(matches!(
             quota.into_error(2),
             ConnectorError::RateLimited(_)
         ));
-        let server = Failure::read("sites.list", 503, b"not json");
+        let server = Failure::read("Google Analytics", "runReport", 503, b"not json");
         assert_eq!(server.kind, FailureKind::Server);
         assert!(server.line.ends_with("no error message"));
         let bad = Failure::read(
+            "Search Console",
             "searchAnalytics.query",
             400,
             br#"{"error":{"code":400,"message":"Invalid startDate","status":"INVALID_ARGUMENT"}}"#,
         );
+        assert_eq!(bad.message, "Invalid startDate");
         assert!(
             matches!(bad.into_error(0), ConnectorError::Vendor(line) if line.contains("Invalid startDate"))
         );
