@@ -257,7 +257,9 @@ async fn values(
 #[utoipa::path(post, path = "/products/{slug}/scorecard/suggest", tag = tags::REPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
     request_body = SuggestInput,
-    responses((status = 200, body = Suggestions), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+    responses((status = 200, body = Suggestions), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, description = "suggestions need the Indie plan or above (`required_plan`)", body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
 async fn suggest(
     State(state): State<AppState>,
     caller: Caller,
@@ -293,7 +295,9 @@ fn download(content_type: &str, filename: String, body: Vec<u8>) -> Response {
     params(("slug" = String, Path, description = "product slug"), WeeksParams),
     responses(
         (status = 200, description = "RFC 4180 CSV with a header row", content_type = "text/csv", body = String),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, description = "the workspace's plan has no exports (`required_plan`)", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 async fn export_csv(
     State(state): State<AppState>,
     caller: Caller,
@@ -318,7 +322,9 @@ const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.
     params(("slug" = String, Path, description = "product slug"), WeeksParams),
     responses(
         (status = 200, description = "an XLSX workbook", content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", body = Vec<u8>),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 402, description = "the workspace's plan has no exports (`required_plan`)", body = ErrorBody),
+        (status = 404, body = ErrorBody)))]
 async fn export_xlsx(
     State(state): State<AppState>,
     caller: Caller,
@@ -369,8 +375,9 @@ async fn revoke(
 /// `PAYBACK_SHEETS_SERVICE_ACCOUNT_KEY_FILE`; 502 when Google refuses (nothing new linked).
 #[utoipa::path(post, path = "/products/{slug}/scorecard/sheets/sync", tag = tags::EXPORTS, security(("bearer" = [])),
     params(("slug" = String, Path, description = "product slug")),
-    responses((status = 200, body = Synced), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 502, body = ErrorBody), (status = 503, body = ErrorBody)))]
+    responses((status = 200, body = Synced), (status = 401, body = ErrorBody),
+        (status = 402, description = "the Sheets sync needs the Growth plan (`required_plan`)", body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 502, body = ErrorBody), (status = 503, body = ErrorBody)))]
 async fn sync_sheets(
     State(state): State<AppState>,
     caller: Caller,

@@ -144,7 +144,7 @@ pub async fn sync_now(
     slug: &str,
     kind: &str,
 ) -> ApiResult<SyncStarted> {
-    let (_, kind, row) = find(state, caller, slug, kind).await?;
+    let (_, _, row) = find(state, caller, slug, kind).await?;
     if row.status == ConnectionStatus::Disabled {
         return Err(ApiError::Conflict("this connection is disabled".to_owned()));
     }
@@ -154,7 +154,7 @@ pub async fn sync_now(
         ));
     }
     let now = state.clock.now();
-    let days = connection::next_window_days(kind, row.backfill_days);
+    let days = crate::services::sync::next_window_days(state, &row).await;
     store::make_due(&state.store, &row.id, now).await?;
     if !store::claim(&state.store, &row.id, &state.instance_id, now).await? {
         return Ok(SyncStarted {

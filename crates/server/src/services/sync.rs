@@ -183,6 +183,13 @@ pub async fn run_claimed(state: &AppState, row: ConnectionRow) {
 /// How deep the connection's workspace may read (its plan's `history_days`, issue 41). When the
 /// plan cannot be read, the free plan's: a shorter run now is harmless, the ladder climbs on
 /// at a later run.
+/// The days a run of `row` reads next: its ladder's next rung (or its recent days), within the
+/// history its workspace's plan allows. `sync now` answers it, and the run reads it.
+pub async fn next_window_days(state: &AppState, row: &ConnectionRow) -> i64 {
+    let max_days = history_days(state, row).await;
+    connection::next_window_days_within(row.kind, row.backfill_days, max_days)
+}
+
 async fn history_days(state: &AppState, row: &ConnectionRow) -> i64 {
     let scope = AccountScope::trusted(row.account_id.clone());
     billing::plan::history_days(state, &scope)
