@@ -14,6 +14,10 @@ use crate::state::AppState;
 pub const REPLAY_KINDS: [ConnectionKind; 2] =
     [ConnectionKind::ReplayA, ConnectionKind::ProductAnalyticsA];
 
+/// The replay kinds whose friction rows name the URLs their tool saw, which discovery tracks as
+/// pages: Clarity's export lists URLs; PostHog's pages come through its sessions' entry paths.
+pub const URL_LISTING_KINDS: [ConnectionKind; 1] = [ConnectionKind::ReplayA];
+
 /// Where `row`'s recordings are watched, narrowed to `path` where the tool can be; none for a
 /// kind that is not a replay kind.
 pub fn watch_url(

@@ -4,7 +4,7 @@
 use payback_domain::Timestamp;
 
 use crate::error::StoreResult;
-use crate::{AccountScope, Db, new_id};
+use crate::{AccountScope, Db, Tx, new_id};
 
 /// The most filters a product's list reads.
 pub const MAX_FILTERS: i64 = 500;
@@ -23,7 +23,7 @@ pub struct FilterRow {
 const COLUMNS: &str = "id, account_id, product_id, pattern, enabled, created_at, updated_at";
 
 pub async fn insert(
-    db: &Db,
+    tx: &mut Tx,
     scope: &AccountScope,
     product_id: &str,
     pattern: &str,
@@ -35,14 +35,14 @@ pub async fn insert(
          created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING {COLUMNS}"
     );
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(new_id())
         .bind(scope.account_id())
         .bind(product_id)
         .bind(pattern)
         .bind(enabled)
         .bind(now.millis())
-        .fetch_one(pool)
+        .fetch_one(conn)
         .await)?,
     )
 }
@@ -66,7 +66,7 @@ pub async fn list(db: &Db, scope: &AccountScope, product_id: &str) -> StoreResul
 /// Sets the filter's pattern and/or switch (`None` leaves one as it is); `None` when the product
 /// has no such filter.
 pub async fn update(
-    db: &Db,
+    tx: &mut Tx,
     scope: &AccountScope,
     product_id: &str,
     id: &str,
@@ -80,32 +80,35 @@ pub async fn update(
          WHERE id = $1 AND account_id = $2 AND product_id = $3 RETURNING {COLUMNS}"
     );
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(id)
         .bind(scope.account_id())
         .bind(product_id)
         .bind(pattern)
         .bind(enabled)
         .bind(now.millis())
-        .fetch_optional(pool)
+        .fetch_optional(conn)
         .await)?,
     )
 }
 
-/// Deletes the filter; `false` when the product has no such filter.
+/// Deletes the filter, answering what it was; `None` when the product has no such filter.
 pub async fn delete(
-    db: &Db,
+    tx: &mut Tx,
     scope: &AccountScope,
     product_id: &str,
     id: &str,
-) -> StoreResult<bool> {
-    let deleted = on_db!(db, pool => sqlx::query(
-        "DELETE FROM landing_page_filters WHERE id = $1 AND account_id = $2 AND product_id = $3")
+) -> StoreResult<Option<FilterRow>> {
+    let sql = format!(
+        "DELETE FROM landing_page_filters WHERE id = $1 AND account_id = $2 AND product_id = $3 \
+         RETURNING {COLUMNS}"
+    );
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(id)
         .bind(scope.account_id())
         .bind(product_id)
-        .execute(pool)
-        .await
-        .map(|done| done.rows_affected()))?;
-    Ok(deleted > 0)
+        .fetch_optional(conn)
+        .await)?,
+    )
 }

@@ -32,7 +32,7 @@ pub struct NewPage<'a> {
 
 /// Tracks a page; `None` when the product tracks its path already.
 pub async fn insert(
-    db: &Db,
+    tx: &mut Tx,
     scope: &AccountScope,
     product_id: &str,
     page: NewPage<'_>,
@@ -45,7 +45,7 @@ pub async fn insert(
          RETURNING {COLUMNS}"
     );
     Ok(
-        on_db!(db, pool => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
         .bind(new_id())
         .bind(scope.account_id())
         .bind(product_id)
@@ -53,7 +53,7 @@ pub async fn insert(
         .bind(page.url)
         .bind(source)
         .bind(now.millis())
-        .fetch_optional(pool)
+        .fetch_optional(conn)
         .await)?,
     )
 }

@@ -119,6 +119,21 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("post", "/connect/searchco/service-account/verify"),
     ("post", "/products/{slug}/detect-integrations"),
     ("post", "/tools/detect-integrations"),
+    ("get", "/health"),
+    ("get", "/connections"),
+    ("get", "/connect/searchco/status"),
+    ("get", "/connect/socialco/status"),
+    ("get", "/products/{slug}/recordings"),
+    ("post", "/products/{slug}/connections/product-analytics-a/event-maps"),
+    ("post", "/connect/searchco/start"),
+    ("post", "/connect/searchco/select"),
+    ("post", "/connect/socialco/start"),
+    ("post", "/connect/socialco/select"),
+    ("get", "/products/{slug}/connections/search-ads/url-suffix"),
+    ("post", "/products/{slug}/connections/search-ads/url-suffix"),
+    ("post", "/products/{slug}/connections/{kind}/test"),
+    ("post", "/products/{slug}/connections/{kind}/sync"),
+    ("post", "/products/{slug}/connections/{kind}/disconnect"),
 ];
 
 /// The spec's public endpoints (no credential) among those implemented.

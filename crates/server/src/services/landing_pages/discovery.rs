@@ -1,6 +1,7 @@
 //! Discovery: the product's top landing paths by sessions, as a session source counted them
-//! (`landing_sessions` snapshots), become tracked pages (`source` = that kind) unless an
-//! enabled filter excludes them or the product tracks them already. Idempotent (a tracked path
+//! (`landing_sessions` snapshots), and the URLs a replay tool listed (Clarity's friction rows),
+//! become tracked pages (`source` = that kind) unless an enabled filter excludes them or the
+//! product tracks them already. Idempotent (a tracked path
 //! is skipped, and the insert ignores one added meanwhile) and cheap (one grouped read of the
 //! window's snapshots by their metric index), so it runs on every list read, and a sync that
 //! has just written those snapshots may call [`discover`] too.
@@ -9,10 +10,11 @@ use std::collections::HashSet;
 
 use payback_domain::landing_path::landing_path;
 use payback_store::AccountScope;
-use payback_store::landing_pages::{filters, pages, traffic};
+use payback_store::landing_pages::{filters, friction, pages, traffic};
 use payback_store::products::ProductRow;
 
 use crate::error::ApiResult;
+use crate::kinds::replay::URL_LISTING_KINDS;
 use crate::services::landing_pages::filters::is_excluded;
 use crate::services::landing_pages::traffic::SESSION_KINDS;
 use crate::state::AppState;
@@ -23,11 +25,10 @@ pub const MIN_SESSIONS: f64 = 10.0;
 /// The most top paths one discovery looks at.
 pub const MAX_DISCOVERED: i64 = 50;
 
-/// Tracks the top session paths of `span` of every session kind; answers how many pages it
-/// added. Paths that are not paths (GA4's `(not set)`, anything not starting with `/`) are
-/// skipped.
+/// Tracks the top session paths of `span` of every session kind and the URLs replay tools
+/// listed in it; answers how many pages it added. Paths that are not paths (GA4's
+/// `(not set)`, anything not starting with `/`) are skipped.
 pub async fn discover(state: &AppState, product: &ProductRow, span: Span) -> ApiResult<u64> {
-    let scope = AccountScope::trusted(product.account_id.clone());
     let (first, last) = (span.first_day(), span.last_day());
     let mut added = 0;
     for kind in SESSION_KINDS {
@@ -41,42 +42,69 @@ pub async fn discover(state: &AppState, product: &ProductRow, span: Span) -> Api
             MAX_DISCOVERED,
         )
         .await?;
-        if top.is_empty() {
-            continue;
-        }
-        let tracked: HashSet<String> = pages::paths(&state.store, &scope, &product.id)
-            .await?
-            .into_iter()
-            .collect();
-        let exclusions = filters::list(&state.store, &scope, &product.id).await?;
-        let mut candidates: Vec<(String, String)> = Vec::new();
-        for row in top {
-            if !row.path.starts_with('/') {
-                continue;
-            }
-            let path = landing_path(&row.path);
-            let seen = candidates.iter().any(|(known, _)| *known == path);
-            if seen || tracked.contains(&path) || is_excluded(&exclusions, &path) {
-                continue;
-            }
-            let url = page_url(product.domain.as_deref(), &path);
-            candidates.push((path, url));
-        }
-        let new: Vec<pages::NewPage<'_>> = candidates
-            .iter()
-            .map(|(path, url)| pages::NewPage { path, url })
-            .collect();
-        added += pages::insert_missing(
+        let paths = top.into_iter().map(|row| row.path).collect();
+        added += track(state, product, kind, paths).await?;
+    }
+    for kind in URL_LISTING_KINDS {
+        let kind = kind.as_str();
+        let seen = friction::paths_seen(
             &state.store,
-            &scope,
             &product.id,
-            &new,
             kind,
-            state.clock.now(),
+            &first,
+            &last,
+            MAX_DISCOVERED,
         )
         .await?;
+        let paths = seen.into_iter().map(|row| row.path).collect();
+        added += track(state, product, kind, paths).await?;
     }
     Ok(added)
+}
+
+/// Tracks those of `found` (as `kind` found them, best first) that are paths, not tracked yet
+/// and not excluded; answers how many it added.
+async fn track(
+    state: &AppState,
+    product: &ProductRow,
+    kind: &str,
+    found: Vec<String>,
+) -> ApiResult<u64> {
+    if found.is_empty() {
+        return Ok(0);
+    }
+    let scope = AccountScope::trusted(product.account_id.clone());
+    let tracked: HashSet<String> = pages::paths(&state.store, &scope, &product.id)
+        .await?
+        .into_iter()
+        .collect();
+    let exclusions = filters::list(&state.store, &scope, &product.id).await?;
+    let mut candidates: Vec<(String, String)> = Vec::new();
+    for raw in found {
+        if !raw.starts_with('/') {
+            continue;
+        }
+        let path = landing_path(&raw);
+        let seen = candidates.iter().any(|(known, _)| *known == path);
+        if seen || tracked.contains(&path) || is_excluded(&exclusions, &path) {
+            continue;
+        }
+        let url = page_url(product.domain.as_deref(), &path);
+        candidates.push((path, url));
+    }
+    let new: Vec<pages::NewPage<'_>> = candidates
+        .iter()
+        .map(|(path, url)| pages::NewPage { path, url })
+        .collect();
+    Ok(pages::insert_missing(
+        &state.store,
+        &scope,
+        &product.id,
+        &new,
+        kind,
+        state.clock.now(),
+    )
+    .await?)
 }
 
 /// A discovered page's URL: on the product's domain when it has one, else the path alone (it

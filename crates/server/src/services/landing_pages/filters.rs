@@ -2,16 +2,20 @@
 //! discovery from adding them. A pattern is at most 200 characters and starts with `/` or `*`.
 //! Without `*` it is a segment prefix: `/blog` matches `/blog` and `/blog/x`, not `/blogger`
 //! (`/` matches every path). With `*` it is a glob over the whole path, each `*` any characters
-//! (`/` included): `/docs/*/v2` or `*.pdf`. Only enabled filters exclude.
+//! (`/` included): `/docs/*/v2` or `*.pdf`. Only enabled filters exclude. Every change is
+//! written to the product's history in the transaction that makes it.
 
 use payback_domain::Timestamp;
+use payback_store::Tx;
 use payback_store::landing_pages::filters::{self as store, FilterRow};
+use payback_store::products::ProductRow;
 use serde::Serialize;
+use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
-use crate::services::products;
+use crate::services::{audit, products};
 use crate::state::AppState;
 
 /// `pattern`, in characters.
@@ -125,8 +129,9 @@ pub async fn create(
     let scope = caller.scope()?;
     let product = products::find(state, scope, slug).await?;
     let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
     let row = store::insert(
-        &state.store,
+        &mut tx,
         scope,
         &product.id,
         &pattern,
@@ -134,6 +139,16 @@ pub async fn create(
         now,
     )
     .await?;
+    record(
+        &mut tx,
+        caller,
+        &product,
+        "landing_filter.create",
+        &row,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
     Ok(row.into())
 }
 
@@ -154,8 +169,9 @@ pub async fn update(
     let scope = caller.scope()?;
     let product = products::find(state, scope, slug).await?;
     let now = state.clock.now();
+    let mut tx = state.store.begin().await?;
     let row = store::update(
-        &state.store,
+        &mut tx,
         scope,
         &product.id,
         id,
@@ -165,17 +181,51 @@ pub async fn update(
     )
     .await?
     .ok_or_else(|| ApiError::not_found("filter"))?;
+    record(
+        &mut tx,
+        caller,
+        &product,
+        "landing_filter.update",
+        &row,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
     Ok(row.into())
 }
 
 pub async fn delete(state: &AppState, caller: &Caller, slug: &str, id: &str) -> ApiResult<()> {
     let scope = caller.scope()?;
     let product = products::find(state, scope, slug).await?;
-    if store::delete(&state.store, scope, &product.id, id).await? {
-        Ok(())
-    } else {
-        Err(ApiError::not_found("filter"))
-    }
+    let mut tx = state.store.begin().await?;
+    let row = store::delete(&mut tx, scope, &product.id, id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("filter"))?;
+    let now = state.clock.now();
+    record(
+        &mut tx,
+        caller,
+        &product,
+        "landing_filter.delete",
+        &row,
+        now,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Writes a filter change to the product's history, inside the change's transaction.
+async fn record(
+    tx: &mut Tx,
+    caller: &Caller,
+    product: &ProductRow,
+    action: &str,
+    row: &FilterRow,
+    now: Timestamp,
+) -> ApiResult<()> {
+    let payload = json!({ "filter_id": row.id, "pattern": row.pattern, "enabled": row.enabled });
+    audit::record_product(tx, &caller.actor(), product, action, payload, now).await
 }
 
 #[cfg(test)]

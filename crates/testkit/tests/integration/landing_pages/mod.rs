@@ -9,6 +9,8 @@
 //! - `pages`: add, list, detail, delete, the URL rules, 409.
 //! - `filters`: CRUD, pattern rules, `is_excluded` by prefix and glob.
 //! - `traffic`: first-party visits, sessions, the series, discovery.
+//! - `friction`: friction from Clarity and PostHog, their URLs discovered, the detail's
+//!   recordings, history of page and filter changes.
 //! - `analysis`: scored analyses, error analyses, 503, redirects.
 //! - `guard`: private, loopback, link-local and IPv4-mapped addresses refused by default.
 //! - `access`: another account 404, no bearer 401.
@@ -20,6 +22,7 @@ use serde_json::{Value, json};
 mod access;
 mod analysis;
 mod filters;
+mod friction;
 mod guard;
 mod pages;
 pub(crate) mod site;
