@@ -2,7 +2,8 @@
 //! revenue rows through the events API's ingestion path (namespace `<kind>:<slug>`, so re-reads
 //! store nothing twice), daily stage volumes and spend by replacing the days the pass read, and
 //! snapshots and social posts by upserting each under the connection's kind, in one transaction.
-//! Every part is checked before anything of the batch is written.
+//! Every part is checked before anything of the batch is written. A run that stored snapshots
+//! then lets the landing pages discover the paths it counted.
 
 use std::collections::BTreeSet;
 
@@ -15,13 +16,15 @@ use payback_domain::Timestamp;
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event::IncomingEvent;
 use payback_domain::snapshot_metric;
+use payback_domain::span::Span;
 use payback_store::aggregate_stages::{self, StageVolume};
 use payback_store::products::ProductRow;
 use payback_store::snapshots::{self, SnapshotRow};
 use payback_store::social_posts::{self, SocialPostRow};
 
+use crate::input::Window;
 use crate::services::ingest::{self, Source};
-use crate::services::spend_intake;
+use crate::services::{landing_pages, spend_intake};
 use crate::state::AppState;
 
 /// Writes pages of events through ingestion, in batches of its cap.
@@ -114,9 +117,25 @@ pub async fn write(
             lines.push(format!("{} posts", posts.len()));
         }
         tx.commit().await.map_err(stored)?;
+        if !snapshots.is_empty() {
+            lines.extend(discover_pages(state, product, now).await);
+        }
     }
     lines.extend(spend.describe());
     Ok(lines.join("; "))
+}
+
+/// A run that stored snapshots may have counted sessions on new landing paths or listed new
+/// URLs: it tracks them now (the landing pages' discovery over the default window), so the
+/// run adds the pages, not the next reader. A failure here leaves the run's data written and
+/// says so in the status line.
+async fn discover_pages(state: &AppState, product: &ProductRow, now: Timestamp) -> Option<String> {
+    let span = Span::days_ending(now, Window::DEFAULT_DAYS);
+    match landing_pages::discovery::discover(state, product, span).await {
+        Ok(0) => None,
+        Ok(added) => Some(format!("{added} landing pages discovered")),
+        Err(err) => Some(format!("landing page discovery failed: {err}")),
+    }
 }
 
 /// Revenue rows as the valued events the fold books; only money stages carry revenue.

@@ -1,8 +1,8 @@
 //! What the replay sources add to landing pages, against the loopback fakes of Clarity and
 //! PostHog: each page's `friction` is the sum of what both served for its path (counted here
 //! from the seed, apart from the connectors), with the sources that counted it named, null on a
-//! path neither counted; Clarity's URLs become pages (`source: replay_a`) unless a filter
-//! excludes them; the page detail lists the recordings that started on its path, newest first,
+//! path neither counted; the run tracks Clarity's URLs as pages (`source: replay_a`) unless a
+//! filter excludes them; the page detail lists the recordings that started on its path, newest first,
 //! with Clarity's dashboard filtered by the path as `recordings_url`; tracking, untracking and
 //! filter changes are in the product's history.
 
@@ -202,6 +202,14 @@ async fn friction_sums_both_sources_and_clarity_urls_become_pages(backend: Backe
     .await
     .expect(200);
     connect_both(&app, &key).await;
+    // The run itself tracked Clarity's new URL (before anyone listed the pages).
+    let tracked: Vec<(String, String)> = app
+        .sql_rows(
+            "SELECT path, source FROM landing_pages WHERE source <> 'manual' ORDER BY path",
+            &[],
+        )
+        .await;
+    assert_eq!(tracked, [("/checkout".to_owned(), "replay_a".to_owned())]);
 
     let listed = list(&app, &key, "shop", "").await;
     let want = expected_friction();
