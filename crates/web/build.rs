@@ -1,7 +1,8 @@
 //! Builds the dashboard (`npm run build` in `web/`) so that `cargo run` on a fresh machine serves
 //! it: installs `web/node_modules` from the lock file when missing or stale, and rebuilds
-//! `web/dist` whenever the app's sources change. `PAYBACK_WEB_PREBUILT=1` skips both steps for
-//! packagers who build `web/dist` themselves.
+//! `web/dist` whenever the app's sources change. `PAYBACK_WEB_PREBUILT=1` (or `true`) skips both
+//! steps for packagers who build `web/dist` themselves; `0`, `false` or empty (as when a script
+//! clears it) build as if it were unset, and any other value fails the build rather than guess.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,10 +20,10 @@ fn main() {
         println!("cargo:rerun-if-changed={}", web.join(input).display());
     }
     println!("cargo:rerun-if-env-changed=PAYBACK_WEB_PREBUILT");
-    if std::env::var_os("PAYBACK_WEB_PREBUILT").is_some() {
+    if prebuilt() {
         assert!(
             web.join("dist/index.html").exists(),
-            "PAYBACK_WEB_PREBUILT is set but web/dist/index.html is missing"
+            "PAYBACK_WEB_PREBUILT skips the dashboard build, but web/dist/index.html is missing"
         );
         return;
     }
@@ -32,6 +33,25 @@ fn main() {
         touch(&modules);
     }
     npm(&web, &["run", "build"]);
+}
+
+/// Whether `PAYBACK_WEB_PREBUILT` asks to skip the npm steps. Only its being set was read once,
+/// so `PAYBACK_WEB_PREBUILT=0` skipped the build it meant to keep; a word neither yes nor no
+/// stops the build, since either guess would ship or skip a dashboard nobody asked for.
+fn prebuilt() -> bool {
+    const NAME: &str = "PAYBACK_WEB_PREBUILT";
+    let Some(value) = std::env::var_os(NAME) else {
+        return false;
+    };
+    let word = value.to_string_lossy().trim().to_ascii_lowercase();
+    match word.as_str() {
+        "1" | "true" => true,
+        "" | "0" | "false" => false,
+        _ => panic!(
+            "{NAME}={value:?} is not understood: set it to 1 or true to skip the dashboard build \
+             (web/dist built beforehand), or to 0, false or nothing to build it"
+        ),
+    }
 }
 
 /// True when `path` is missing or was modified before `than`.

@@ -1,12 +1,13 @@
 //! Each workspace's billing state at Payback's own Stripe account (migration 0035): the customer
 //! the first checkout made, the subscription Stripe's events describe, and the events applied.
-//! Rows change only through [`keep_customer`] (a checkout), [`apply`] (a verified webhook event)
+//! Rows change only through [`keep_customer`] (a checkout), [`apply`] (a verified webhook event,
+//! in the caller's transaction)
 //! and [`set_quantity_pushed`] (the quantity job); which plan that makes is the server's rule.
 
 use payback_domain::Timestamp;
 
 use crate::error::StoreResult;
-use crate::{AccountScope, Db};
+use crate::{AccountScope, Db, Tx};
 
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BillingRow {
@@ -101,27 +102,34 @@ pub enum Change<'a> {
 }
 
 /// What [`apply`] did with an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Applied {
-    Changed,
+    /// The row changed: as it was just before, and as it is now.
+    Changed {
+        before: Box<BillingRow>,
+        after: Box<BillingRow>,
+    },
     /// The same event id was applied before: a redelivery.
     Redelivery,
-    /// Older than the newest event applied: nothing changes.
+    /// Older than the newest event applied (or the workspace has no row): nothing changes.
     Stale,
 }
 
-/// Applies `event`'s `change` to `account_id`'s row in one transaction: a redelivered id
-/// changes nothing, and neither does an event older than the newest one applied (the
-/// conditional update is the check, so two deliveries at once cannot both pass it).
+/// Applies `event`'s `change` to `account_id`'s row inside the caller's transaction, so what
+/// the change is recorded with (the plan's history) commits with it: a redelivered id changes
+/// nothing, and neither does an event older than the newest one applied (the conditional
+/// update is the check, so two deliveries at once cannot both pass it). The row is locked
+/// before it is read (a no-op update: PostgreSQL's row lock; SQLite's transaction holds the
+/// write lock since the event's insert), so `before` is the row this change replaced even when
+/// two events arrive together.
 pub async fn apply(
-    db: &Db,
+    tx: &mut Tx,
     account_id: &str,
     event: Event<'_>,
     change: Change<'_>,
     now: Timestamp,
 ) -> StoreResult<Applied> {
-    let mut tx = db.begin().await?;
-    let fresh = on_tx!(&mut tx, conn => sqlx::query(
+    let fresh = on_tx!(tx, conn => sqlx::query(
         "INSERT INTO billing_events (event_id, account_id, event_type, created, applied_at) \
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id) DO NOTHING")
         .bind(event.id)
@@ -134,6 +142,15 @@ pub async fn apply(
     if fresh == 0 {
         return Ok(Applied::Redelivery);
     }
+    on_tx!(tx, conn => sqlx::query(
+        "UPDATE billing_accounts SET account_id = account_id WHERE account_id = $1")
+        .bind(account_id)
+        .execute(conn)
+        .await
+        .map(|done| done.rows_affected()))?;
+    let Some(before) = find_in(tx, account_id).await? else {
+        return Ok(Applied::Stale);
+    };
     let in_order = "(last_event_created IS NULL OR last_event_created <= $2)";
     let changed = match change {
         Change::CheckoutCompleted { subscription_id } => {
@@ -141,7 +158,7 @@ pub async fn apply(
                 "UPDATE billing_accounts SET subscription_id = COALESCE(subscription_id, $3), \
                  last_event_created = $2, updated_at = $4 WHERE account_id = $1 AND {in_order}"
             );
-            on_tx!(&mut tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+            on_tx!(tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(account_id)
                 .bind(event.created)
                 .bind(subscription_id)
@@ -163,7 +180,7 @@ pub async fn apply(
                  status = $6, period_end = $7, quantity_pushed = COALESCE($8, quantity_pushed), \
                  last_event_created = $2, updated_at = $9 WHERE account_id = $1 AND {in_order}"
             );
-            on_tx!(&mut tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+            on_tx!(tx, conn => sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
                 .bind(account_id)
                 .bind(event.created)
                 .bind(subscription_id)
@@ -177,12 +194,27 @@ pub async fn apply(
                 .await.map(|done| done.rows_affected()))?
         }
     };
-    tx.commit().await?;
-    Ok(if changed == 0 {
-        Applied::Stale
-    } else {
-        Applied::Changed
+    if changed == 0 {
+        return Ok(Applied::Stale);
+    }
+    let after = find_in(tx, account_id)
+        .await?
+        .unwrap_or_else(|| before.clone());
+    Ok(Applied::Changed {
+        before: Box::new(before),
+        after: Box::new(after),
     })
+}
+
+/// `account_id`'s billing row as the transaction sees it.
+async fn find_in(tx: &mut Tx, account_id: &str) -> StoreResult<Option<BillingRow>> {
+    let sql = format!("SELECT {COLUMNS} FROM billing_accounts WHERE account_id = $1");
+    Ok(
+        on_tx!(tx, conn => sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str()))
+        .bind(account_id)
+        .fetch_optional(conn)
+        .await)?,
+    )
 }
 
 /// Workspaces whose subscription is paid for (active or past due) with a known item: those

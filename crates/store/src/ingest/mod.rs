@@ -19,6 +19,7 @@
 //!    rows were (read before the write, or for a merge taken out before it) out, as they are
 //!    now in (`report_days.rs`).
 
+mod day_rows;
 mod emails;
 pub mod failures;
 mod inbox;

@@ -5,40 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use payback_domain::Timestamp;
 
-use super::report_days::{DailySums, ProfileState, StoredStageRow};
+// `links.rs` reads the delta type from here, as it did before it moved to `day_rows.rs`.
+pub(crate) use super::day_rows::ProfileDelta;
+use super::day_rows::{DailySums, KeyValue, ProfileState, StoredStageRow, add_to_counters};
 use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
-
-/// Per-identity changes a batch brings, merged into `identity_profiles` with one upsert.
-#[derive(Debug, Clone)]
-pub(crate) struct ProfileDelta {
-    pub first_seen_at: i64,
-    pub last_seen_at: i64,
-    pub first_touch: Option<(i64, String)>,
-    pub acquired_at: Option<i64>,
-    pub revenue_cents: i64,
-}
-
-impl ProfileDelta {
-    pub(super) fn absorb(&mut self, other: ProfileDelta) {
-        self.first_seen_at = self.first_seen_at.min(other.first_seen_at);
-        self.last_seen_at = self.last_seen_at.max(other.last_seen_at);
-        let earlier = |touch: &(i64, String)| {
-            self.first_touch
-                .as_ref()
-                .is_none_or(|mine| touch.0 < mine.0)
-        };
-        if let Some(touch) = other.first_touch.filter(earlier) {
-            self.first_touch = Some(touch);
-        }
-        self.acquired_at = match (self.acquired_at, other.acquired_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        self.revenue_cents += other.revenue_cents;
-    }
-}
 
 /// What events add to one daily row: how many, and for an identity's row those without a
 /// channel of their own and their value (a conversion counts those under the identity's first
@@ -390,56 +362,6 @@ async fn upsert_stage_days(
         &rows,
     )
     .await
-}
-
-/// One column of a counter row's key.
-pub(super) enum KeyValue<'a> {
-    Text(&'a str),
-    Flag(bool),
-    Number(i64),
-}
-
-/// Adds each row's counts to the `counters` columns of the `table` row keyed by the product and
-/// `key_columns` (the table's primary key, in order), creating rows that do not exist yet.
-pub(super) async fn add_to_counters(
-    tx: &mut Tx,
-    product_id: &str,
-    table: &'static str,
-    key_columns: &'static str,
-    counters: &[&'static str],
-    rows: &[(Vec<KeyValue<'_>>, Vec<i64>)],
-) -> StoreResult<()> {
-    let verb = insert_verb(tx);
-    let columns = counters.join(", ");
-    let sums: Vec<String> = counters
-        .iter()
-        .map(|c| format!("{c} = {table}.{c} + excluded.{c}"))
-        .collect();
-    let sums = sums.join(", ");
-    for chunk in rows.chunks(CHUNK) {
-        on_tx!(tx, conn => {
-            let mut query = sqlx::QueryBuilder::new(verb);
-            query.push(format_args!(" INTO {table} (product_id, {key_columns}, {columns}) "));
-            query.push_values(chunk, |mut row, (key, counts)| {
-                row.push_bind(product_id);
-                for value in key {
-                    match *value {
-                        KeyValue::Text(text) => row.push_bind(text),
-                        KeyValue::Flag(flag) => row.push_bind(flag),
-                        KeyValue::Number(number) => row.push_bind(number),
-                    };
-                }
-                for count in counts {
-                    row.push_bind(*count);
-                }
-            });
-            query.push(format_args!(
-                " ON CONFLICT (product_id, {key_columns}) DO UPDATE SET {sums}"
-            ));
-            query.build().execute(conn).await.map(|done| done.rows_affected())
-        })?;
-    }
-    Ok(())
 }
 
 /// Merges deltas into profiles. In an UPDATE every right-hand side sees the old row, so each

@@ -2,10 +2,12 @@
 //! workspace's plan changes. The signature is checked first (`signature.rs`), then the event is
 //! matched to a workspace by the customer id Payback made for it (never by an email), and
 //! applied once, in order: a redelivery (same event id) and an event older than the newest one
-//! applied change nothing. Events of other types and of unknown customers are acknowledged and
-//! ignored, so Stripe stops redelivering them.
+//! applied change nothing. An applied event that moves the plan or its status writes its
+//! account history event (`plan_history.rs`); the others write none. Events of other types and
+//! of unknown customers are acknowledged and ignored, so Stripe stops redelivering them.
 
 use payback_domain::Timestamp;
+use payback_store::accounts;
 use payback_store::billing::{self as store, Applied, Change, Event};
 use serde::Serialize;
 use serde_json::Value;
@@ -13,6 +15,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::billing::plan::Plan;
+use crate::services::billing::plan_history::{self, RowChange};
 use crate::services::billing::{signature, stripe};
 use crate::state::AppState;
 
@@ -81,8 +84,14 @@ pub async fn receive(
         );
         return Ok(Received { ok: true });
     };
+    let account = accounts::find(&state.store, &row.account_id)
+        .await?
+        .ok_or_else(|| ApiError::internal("a billing row's workspace is gone"))?;
+    // The change and its history event commit together, or neither does (Stripe then
+    // redelivers, and the redelivery is applied as the first delivery would have been).
+    let mut tx = state.store.begin().await?;
     let applied = store::apply(
-        &state.store,
+        &mut tx,
         &row.account_id,
         Event {
             id,
@@ -93,11 +102,21 @@ pub async fn receive(
         now,
     )
     .await?;
-    let outcome = match applied {
-        Applied::Changed => "applied",
+    let outcome = match &applied {
+        Applied::Changed { before, after } => {
+            let change = RowChange {
+                account_id: &row.account_id,
+                created_at: Timestamp::from_millis(account.created_at),
+                before,
+                after,
+            };
+            plan_history::record(&mut tx, &state.config, change, now).await?;
+            "applied"
+        }
         Applied::Redelivery => "a redelivery, ignored",
         Applied::Stale => "older than the last applied, ignored",
     };
+    tx.commit().await?;
     tracing::info!(account = %row.account_id, event = id, kind, outcome, "billing event");
     Ok(Received { ok: true })
 }
