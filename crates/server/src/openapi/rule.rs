@@ -1,5 +1,5 @@
 //! The rules the server checks of a value, as JSON Schema keywords state them, and where each
-//! goes: the vocabulary every rule list (`rules.rs`, each kind's plug-in) is written in.
+//! goes: the vocabulary every rule list (`rules/`, each kind's plug-in) is written in.
 
 use payback_domain::connection::ConnectionKind;
 use payback_domain::event_map::FilterOp;
@@ -11,7 +11,7 @@ use utoipa::openapi::schema::SchemaFormat;
 use crate::input::{ListLimit, Window};
 
 /// One thing the server checks of a value, as a JSON Schema keyword states it. Each rule in
-/// `rules.rs` is built from the constant or the list the check itself reads, so the document and
+/// `rules/` is built from the constant or the list the check itself reads, so the document and
 /// the check cannot drift apart; `routes/*.rs` and `services/*.rs` name where each check is.
 #[derive(Clone)]
 pub enum Rule {

@@ -8,6 +8,7 @@
 //! dashboard around it (name, description, prompt) here, so every door checks the same.
 
 pub mod composer;
+mod prompt_vocabulary;
 
 use payback_domain::Timestamp;
 use payback_domain::dashboard_spec::DashboardSpec;
