@@ -1,81 +1,19 @@
-//! The error bodies Google documents, built in one place.
-//!
-//! - Google Ads API: a `google.rpc.Status` in JSON, `{"error": {code, message, status,
-//!   details}}`, whose `details` hold one `GoogleAdsFailure` (`errors[]` of `{errorCode: {<kind>:
-//!   <CODE>}, message, location?, details?}` and a `requestId`), the `@type` naming the API
-//!   version of the request path. Failures the front end raises before the Ads API is reached
-//!   (no credential, a body that is not the request message) carry no `GoogleAdsFailure`.
-//! - OAuth 2.0 endpoints: RFC 6749 `{"error", "error_description"}`.
+//! The error bodies every Google API here shares: a `google.rpc.Status` in JSON, `{"error":
+//! {code, message, status, details?}}`, as Google's front end answers (no credential, a scope
+//! missing) and as the JSON APIs answer their own refusals. The Ads API's `GoogleAdsFailure` is in
+//! `ads/errors.rs`, the OAuth endpoints' RFC 6749 errors in `oauth/errors.rs`.
 
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, PRAGMA};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::state::Fail;
+use super::fail::Fail;
 
 pub(crate) const JSON: &str = "application/json; charset=UTF-8";
 
-/// One `GoogleAdsError`.
-#[derive(Debug, Clone)]
-pub(crate) struct AdsError {
-    /// The `ErrorCode` oneof member, camelCase (`quotaError`, `queryError`, ...).
-    pub kind: &'static str,
-    /// The enum value (`RESOURCE_EXHAUSTED`, `UNRECOGNIZED_FIELD`, ...).
-    pub code: &'static str,
-    pub message: String,
-    /// `location.fieldPathElements`: field names (snake_case, as Google reports them) with an
-    /// index for repeated fields.
-    pub location: Vec<(String, Option<usize>)>,
-    pub details: Option<Value>,
-}
-
-impl AdsError {
-    pub fn new(kind: &'static str, code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            code,
-            message: message.into(),
-            location: Vec::new(),
-            details: None,
-        }
-    }
-
-    pub fn at(mut self, path: &[(&str, Option<usize>)]) -> Self {
-        self.location = path
-            .iter()
-            .map(|(name, index)| ((*name).to_owned(), *index))
-            .collect();
-        self
-    }
-
-    pub fn with_details(mut self, details: Value) -> Self {
-        self.details = Some(details);
-        self
-    }
-
-    pub fn to_json(&self) -> Value {
-        let mut error = json!({
-            "errorCode": { self.kind: self.code },
-            "message": self.message,
-        });
-        if !self.location.is_empty() {
-            let elements: Vec<Value> = self
-                .location
-                .iter()
-                .map(|(name, index)| match index {
-                    Some(index) => json!({"fieldName": name, "index": index}),
-                    None => json!({"fieldName": name}),
-                })
-                .collect();
-            error["location"] = json!({ "fieldPathElements": elements });
-        }
-        if let Some(details) = &self.details {
-            error["details"] = details.clone();
-        }
-        error
-    }
-}
+/// What Google's front end says of a credential that is there but not a live access token.
+pub(crate) const INVALID_CREDENTIALS: &str = "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.";
 
 /// The canonical `status` word of an HTTP status (google.rpc.Code).
 pub(crate) fn status_word(status: StatusCode) -> &'static str {
@@ -91,49 +29,6 @@ pub(crate) fn status_word(status: StatusCode) -> &'static str {
         504 => "DEADLINE_EXCEEDED",
         _ => "INTERNAL",
     }
-}
-
-/// The top-level message Google's front end gives each status.
-fn status_message(status: StatusCode) -> &'static str {
-    match status.as_u16() {
-        400 => "Request contains an invalid argument.",
-        401 => {
-            "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project."
-        }
-        403 => "The caller does not have permission",
-        404 => "Requested entity was not found.",
-        429 => "Resource has been exhausted (e.g. check quota).",
-        501 => "Operation is not implemented, or supported, or enabled.",
-        503 => "The service is currently unavailable.",
-        _ => "Internal error encountered.",
-    }
-}
-
-/// A Google Ads API failure: `google.rpc.Status` carrying one `GoogleAdsFailure`.
-pub(crate) fn google_ads(
-    status: StatusCode,
-    version: &str,
-    request_id: &str,
-    errors: &[AdsError],
-) -> Response {
-    let body = json!({
-        "error": {
-            "code": status.as_u16(),
-            "message": status_message(status),
-            "status": status_word(status),
-            "details": [failure_detail(version, request_id, errors)],
-        }
-    });
-    with_request_id(json_response(status, &body), request_id)
-}
-
-/// The `GoogleAdsFailure` detail (also the `partialFailureError` detail of a mutate).
-pub(crate) fn failure_detail(version: &str, request_id: &str, errors: &[AdsError]) -> Value {
-    json!({
-        "@type": format!("type.googleapis.com/google.ads.googleads.{version}.errors.GoogleAdsFailure"),
-        "errors": errors.iter().map(AdsError::to_json).collect::<Vec<_>>(),
-        "requestId": request_id,
-    })
 }
 
 /// A failure raised before the Ads API itself: `google.rpc.Status` with the given message and
@@ -159,8 +54,14 @@ pub(crate) fn missing_credential() -> Response {
     )
 }
 
-/// 403 for an access token without the `adwords` scope.
-pub(crate) fn insufficient_scope(method: &str) -> Response {
+/// 401 for a credential that is not a live access token.
+pub(crate) fn invalid_credentials() -> Response {
+    error(StatusCode::UNAUTHORIZED, INVALID_CREDENTIALS)
+}
+
+/// 403 for an access token without the scope the method needs; `metadata` names the service
+/// (and, for the Ads API, the method).
+pub(crate) fn insufficient_scope(metadata: Value) -> Response {
     front_end(
         StatusCode::FORBIDDEN,
         "Request had insufficient authentication scopes.",
@@ -168,148 +69,45 @@ pub(crate) fn insufficient_scope(method: &str) -> Response {
             "@type": "type.googleapis.com/google.rpc.ErrorInfo",
             "reason": "ACCESS_TOKEN_SCOPE_INSUFFICIENT",
             "domain": "googleapis.com",
-            "metadata": {
-                "service": "googleads.googleapis.com",
-                "method": method,
-            },
+            "metadata": metadata,
         })],
     )
 }
 
-/// 400 for a JSON body that is not the request message (unknown field, wrong type).
-pub(crate) fn bad_payload(description: &str) -> Response {
-    let message = format!("Invalid JSON payload received. {description}");
-    front_end(
-        StatusCode::BAD_REQUEST,
-        &message,
-        vec![json!({
-            "@type": "type.googleapis.com/google.rpc.BadRequest",
-            "fieldViolations": [{ "description": message }],
-        })],
+/// A JSON API's own refusal: the status and a message, no details.
+pub(crate) fn error(status: StatusCode, message: &str) -> Response {
+    front_end(status, message, Vec::new())
+}
+
+pub(crate) fn bad_request(message: &str) -> Response {
+    error(StatusCode::BAD_REQUEST, message)
+}
+
+/// 404 for a path a JSON API does not serve.
+pub(crate) fn not_found(path: &str) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        &format!("The requested URL {path} was not found on this server."),
     )
 }
 
-/// An RFC 6749 error from the token or revocation endpoint.
-pub(crate) fn oauth(status: StatusCode, error: &str, description: &str) -> Response {
-    let body = json!({ "error": error, "error_description": description });
-    no_store(json_response(status, &body))
-}
-
-/// The page the authorization endpoint shows the human when it cannot redirect back (bad
-/// client, unregistered redirect URI, malformed request): Google shows an error screen.
-pub(crate) fn consent_screen_error(status: StatusCode, error: &str, description: &str) -> Response {
-    let body = format!(
-        "<!doctype html><title>Error 400: {error}</title><h1>Access blocked: authorization error</h1><p>Error {}: {error}</p><p>{description}</p>",
-        status.as_u16()
-    );
-    (status, [(CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+/// A scheduled failure on a JSON API's path: its quota message on a quota failure, and
+/// `unauthenticated` as that API refuses an expired token.
+pub(crate) fn scheduled(fail: Fail, quota: &str, unauthenticated: fn() -> Response) -> Response {
+    match fail {
+        Fail::Quota | Fail::QuotaRetryAfter(_) => error(StatusCode::TOO_MANY_REQUESTS, quota),
+        Fail::Internal => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal error encountered.",
+        ),
+        Fail::Transient => error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The service is currently unavailable.",
+        ),
+        Fail::Unauthenticated => unauthenticated(),
+    }
 }
 
 pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
     (status, [(CONTENT_TYPE, JSON)], body.to_string()).into_response()
-}
-
-pub(crate) fn with_request_id(mut response: Response, request_id: &str) -> Response {
-    if let Ok(value) = HeaderValue::from_str(request_id) {
-        response.headers_mut().insert("request-id", value);
-    }
-    response
-}
-
-pub(crate) fn no_store(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        CACHE_CONTROL,
-        HeaderValue::from_static("no-cache, no-store, max-age=0, must-revalidate"),
-    );
-    response
-        .headers_mut()
-        .insert(PRAGMA, HeaderValue::from_static("no-cache"));
-    response
-}
-
-/// The answer of a scheduled failure on a Google Ads API path.
-pub(crate) fn scheduled_ads(fail: Fail, version: &str, request_id: &str) -> Response {
-    let (status, error) = match fail {
-        Fail::Quota => (
-            StatusCode::TOO_MANY_REQUESTS,
-            AdsError::new(
-                "quotaError",
-                "RESOURCE_EXHAUSTED",
-                "Too many requests. Retry in 86400 seconds.",
-            )
-            .with_details(json!({
-                "quotaErrorDetails": {
-                    "rateScope": "DEVELOPER",
-                    "rateName": "Number of operations for basic access",
-                    "retryDelay": "86400s",
-                }
-            })),
-        ),
-        Fail::QuotaRetryAfter(seconds) => (
-            StatusCode::TOO_MANY_REQUESTS,
-            AdsError::new(
-                "quotaError",
-                "RESOURCE_TEMPORARILY_EXHAUSTED",
-                format!("Too many requests. Retry in {seconds} seconds."),
-            )
-            .with_details(json!({
-                "quotaErrorDetails": {
-                    "rateScope": "ACCOUNT",
-                    "rateName": "Requests per account",
-                    "retryDelay": format!("{seconds}s"),
-                }
-            })),
-        ),
-        Fail::Internal => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            AdsError::new(
-                "internalError",
-                "INTERNAL_ERROR",
-                "An internal error has occurred.",
-            ),
-        ),
-        Fail::Transient => (
-            StatusCode::SERVICE_UNAVAILABLE,
-            AdsError::new(
-                "internalError",
-                "TRANSIENT_ERROR",
-                "The server encountered a transient error. Please retry.",
-            ),
-        ),
-        Fail::Unauthenticated => (
-            StatusCode::UNAUTHORIZED,
-            AdsError::new(
-                "authenticationError",
-                "OAUTH_TOKEN_EXPIRED",
-                "Oauth token in the header has expired.",
-            ),
-        ),
-    };
-    google_ads(status, version, request_id, &[error])
-}
-
-/// The answer of a scheduled failure on an OAuth endpoint.
-pub(crate) fn scheduled_oauth(fail: Fail) -> Response {
-    match fail {
-        Fail::Quota | Fail::QuotaRetryAfter(_) => oauth(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limit_exceeded",
-            "Rate limit exceeded.",
-        ),
-        Fail::Internal => oauth(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal_failure",
-            "Backend Error",
-        ),
-        Fail::Transient => oauth(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "temporarily_unavailable",
-            "The service is temporarily unavailable.",
-        ),
-        Fail::Unauthenticated => oauth(
-            StatusCode::BAD_REQUEST,
-            "invalid_grant",
-            "Token has been expired or revoked.",
-        ),
-    }
 }

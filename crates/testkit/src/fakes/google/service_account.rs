@@ -17,8 +17,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::errors::{json_response, no_store, oauth};
-use super::state::{Grant, State as FakeState};
+use super::errors::json_response;
+use super::oauth::{ACCESS_TOKEN_SECONDS, Grant, issue_access, no_store, oauth};
+use super::state::State as FakeState;
 
 /// The test service account's address.
 pub const TEST_SERVICE_ACCOUNT_EMAIL: &str = "payback-reader@payback-test.iam.gserviceaccount.com";
@@ -157,20 +158,19 @@ pub(crate) fn exchange(state: &mut FakeState, assertion: Option<&str>, audience:
         Ok(claims) => claims,
         Err(refusal) => return oauth(StatusCode::BAD_REQUEST, refusal.error, &refusal.description),
     };
-    state.oauth.grants.push(Grant {
+    let grant = state.oauth.add_grant(Grant {
         client_id: claims.iss.clone(),
         scopes: claims.scopes(),
         refresh_token: None,
         revoked: false,
         user: claims.iss.clone(),
     });
-    let grant = state.oauth.grants.len() - 1;
-    let access_token = super::oauth::issue_access(state, grant);
+    let access_token = issue_access(state, grant);
     no_store(json_response(
         StatusCode::OK,
         &json!({
             "access_token": access_token,
-            "expires_in": 3599,
+            "expires_in": ACCESS_TOKEN_SECONDS,
             "token_type": "Bearer",
         }),
     ))
