@@ -3,7 +3,7 @@
 // model gateway's answer; this script adds that page through the form, checks its traffic (the
 // figures the driver computed, and the API's) and its daily series, analyzes it and reads the
 // scored result, excludes it with a filter, switches the filter off and deletes it, and stops
-// tracking the page.
+// tracking the page. Without a replay source the page has no friction ("—") and no recordings.
 //
 //   PAYBACK_URL=... PAYBACK_MAIL_DIR=... PAYBACK_E2E_EMAIL=... PAYBACK_E2E_SLUG=...
 //   PAYBACK_E2E_PAGE_URL=... PAYBACK_E2E_VISITS=... PAYBACK_E2E_PREVIOUS=... PAYBACK_E2E_CHANGE=...
@@ -51,6 +51,11 @@ runBrowserTest('dashboard-landing-pages', async (browser) => {
   checkEqual(Number(await series.getAttribute('data-total')), visits, 'the series sums to the visits');
   checkEqual(detail.traffic_series.length, 30, 'one series row a day');
   await page.getByText('Not analyzed yet.').waitFor();
+  // No replay source is connected: no friction measured and no recordings, said so.
+  checkEqual([detail.friction, detail.recordings.length, detail.recordings_url], [null, 0, null], 'friction and recordings in the API');
+  await page.locator('[data-friction="none"]').waitFor();
+  await page.locator('[data-recordings="none"]').waitFor();
+  checkEqual(await page.locator('[data-recordings-url]').count(), 0, '"Watch all recordings" links without a replay source');
 
   step('Analyze: the scored result shows in place');
   await page.getByRole('button', { name: 'Analyze' }).click();
@@ -72,7 +77,8 @@ runBrowserTest('dashboard-landing-pages', async (browser) => {
   const row = page.locator('tr[data-row="/pricing"]');
   await row.waitFor();
   const cells = (await row.locator('td').allTextContents()).map((cell) => cell.trim());
-  checkEqual(cells, ['/pricing', 'manual', String(visits), String(previous), `+${change}%`, String(overall)], 'the row');
+  // No replay source counts the page: its friction is "—", not zeros.
+  checkEqual(cells, ['/pricing', 'manual', String(visits), String(previous), `+${change}%`, '—', String(overall)], 'the row');
 
   step('a filter excludes the page; switched off, it does not');
   await page.getByLabel('Exclude pattern').fill('/pricing');

@@ -18,8 +18,11 @@ import { kindPath, mapCountWords } from './words';
 /** The server's limit on maps per connection. */
 const MAX_MAPS = 20;
 
-/** `event_maps[1].timestamp: must not be empty` -> map 1, field `timestamp`, the whole message. */
-function mapError(message: string | null, maps: number): { index: number; error: MapError } | null {
+/**
+ * `event_maps[1].timestamp: must not be empty` -> map 1, field `timestamp`, the whole message.
+ * Any kind's maps endpoint words its refusals so; the product-analytics editor reads them too.
+ */
+export function mapError(message: string | null, maps: number): { index: number; error: MapError } | null {
   const found = message?.match(/^event_maps\[(\d+)\]\.([^:\s]+):/);
   if (!message || !found) return null;
   const index = Number(found[1]);

@@ -4,6 +4,7 @@
 // the grant's status every second until the provider's answer is in, shows the provider's own
 // choice fields (its `Choose`), and activates what was chosen. The provider supplies only its
 // words and its choice fields; starting, polling, refusals and selecting are the same for all.
+// The flow's heading names the kinds the provider's answer has lists for, by their grant `name`.
 
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
@@ -13,6 +14,18 @@ import { useAction } from '../../ui/use-api';
 import type { GrantProvider, GrantStatusBase, KindModule } from './kind-module';
 import type { GrantSelected, GrantStarted } from './types';
 import { kindName } from './words';
+
+// What the flow reads of a kind's grant part besides `kind-module.ts`'s fields: declared here,
+// beside its one reader, so each kind module sets it in one line.
+declare module './kind-module' {
+  interface GrantPart {
+    /**
+     * The kind's name in the flow's heading ("Google Analytics": "Connect Google Analytics").
+     * Without it, the heading is the provider's title.
+     */
+    name?: string;
+  }
+}
 
 /** How often the grant's status is read while the provider has not answered yet. */
 const POLL_MS = 1_000;
@@ -181,7 +194,7 @@ export function GrantFlow({
 
   return (
     <article class={words.article} aria-labelledby={titleId} aria-live="polite">
-      <h2 id={titleId}>{words.title}</h2>
+      <h2 id={titleId}>{flowTitle(words.title, kinds, status)}</h2>
       {failure ? (
         <>
           <ErrorNote error={failure} />
@@ -229,6 +242,19 @@ export function GrantFlow({
       )}
     </article>
   );
+}
+
+/**
+ * "Connect Google Analytics": the kinds the grant was asked for, known by the lists the
+ * provider's answer holds (a kind's `choice`), by their names. Before the answer, after an
+ * error (the status names no kinds then), or for a kind without a name: the provider's title.
+ */
+function flowTitle(providerTitle: string, kinds: KindModule[], status: GrantStatusBase | null): string {
+  const options = status?.options;
+  const asked = kinds.filter(({ grant }) => grant && options?.[grant.choice] !== undefined);
+  const names = asked.map(({ grant }) => grant?.name);
+  if (names.length === 0 || names.some((name) => !name)) return providerTitle;
+  return `Connect ${names.join(' and ')}`;
 }
 
 /** One option of a provider's choice fields, as its picker describes it. */

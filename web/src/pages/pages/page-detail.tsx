@@ -1,4 +1,5 @@
 // `#/p/:slug/pages/:id`: one landing page: its traffic over the window with the daily series,
+// its friction (what the replay sources counted on it), the recordings that started on it,
 // "Analyze" (the live page scored against the rubric; the result shows in place), earlier
 // analyses newest first, and stopping tracking it.
 
@@ -14,6 +15,8 @@ import { Await, ErrorNote } from '../../ui/states';
 import { useAction, useApi } from '../../ui/use-api';
 import { WindowPicker } from '../../ui/window-picker';
 import { AnalysisView } from './analysis-view';
+import { PageFriction } from './page-friction';
+import { PageRecordings } from './page-recordings';
 import { analyzePage, deletePage } from './requests';
 import { TrafficChange } from './traffic-cell';
 import type { LandingPageDetail, TrafficDay } from './types';
@@ -75,6 +78,8 @@ function DetailBody({ product, id, days }: { product: ProductRow; id: string; da
             </div>
           </dl>
           <TrafficSeries series={page.traffic_series} />
+          <PageFriction friction={page.friction} days={page.window_days} />
+          <PageRecordings recordings={page.recordings} recordingsUrl={page.recordings_url} days={page.window_days} />
 
           <section aria-labelledby="analysis-title">
             <h2 id="analysis-title">Analysis</h2>

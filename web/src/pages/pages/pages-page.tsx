@@ -1,5 +1,6 @@
 // `#/p/:slug/pages`: the product's landing pages with their traffic over the window (against
-// the window before), their latest analysis score and whether a filter excludes them; a form
+// the window before), their friction (rage clicks / dead clicks / script errors the replay
+// sources counted), their latest analysis score and whether a filter excludes them; a form
 // adding a page by URL; and the exclude filters. Pages the analytics source counts most are
 // added by themselves.
 
@@ -15,6 +16,7 @@ import { Table } from '../../ui/table';
 import { useAction, useApi } from '../../ui/use-api';
 import { WindowPicker } from '../../ui/window-picker';
 import { FiltersEditor } from './filters-editor';
+import { FrictionCell } from './friction-cell';
 import { addPage } from './requests';
 import { TrafficChange } from './traffic-cell';
 import type { LandingPage, LandingPageList } from './types';
@@ -75,6 +77,7 @@ function PagesTable({ slug, pages }: { slug: string; pages: LandingPage[] }) {
     { title: 'Visits', numeric: true, cell: (page) => count(page.traffic.visits) },
     { title: 'Before', numeric: true, cell: (page) => count(page.traffic.previous_visits) },
     { title: 'Change', numeric: true, cell: (page) => <TrafficChange traffic={page.traffic} /> },
+    { title: 'Rage / dead / errors', numeric: true, cell: (page) => <FrictionCell friction={page.friction} /> },
     {
       title: 'Score',
       numeric: true,

@@ -1,6 +1,8 @@
 // `/products/{slug}/landing-pages` (the fields as crates/server/src/services/landing_pages
 // answers them).
 
+import type { Recording } from '../recordings/types';
+
 export interface Traffic {
   visits: number;
   previous_visits: number;
@@ -29,6 +31,21 @@ export interface Analysis {
   error: string | null;
 }
 
+/**
+ * What the replay sources counted on a page's path over the window, added up across them;
+ * null when none counted the path ("nothing measured", not zeros).
+ */
+export interface Friction {
+  rage_clicks: number;
+  dead_clicks: number;
+  js_errors: number;
+  /** The source kinds that counted the path, as data (their labels come from the kind table). */
+  providers: string[];
+}
+
+/** A recording that started on the page's path: the Recordings page's shape. */
+export type PageRecording = Recording;
+
 export interface LandingPage {
   id: string;
   path: string;
@@ -38,7 +55,7 @@ export interface LandingPage {
   created_at: string;
   traffic: Traffic;
   latest_analysis: Analysis | null;
-  friction: Record<string, unknown> | null;
+  friction: Friction | null;
   is_excluded: boolean;
 }
 
@@ -66,7 +83,9 @@ export interface LandingPageDetail extends LandingPage {
   window_days: number;
   traffic_series: TrafficDay[];
   analyses: Analysis[];
-  recordings: unknown[];
+  /** Newest first (at most 20); `recordings_url` lists the rest. */
+  recordings: PageRecording[];
+  /** Where the replay tool lists this path's recordings; null without one. */
   recordings_url: string | null;
 }
 

@@ -29,6 +29,7 @@ export const analytics_a: KindModule = {
   kind: 'analytics_a',
   grant: {
     provider: SEARCH_GRANT,
+    name: 'Google Analytics',
     purpose: 'sessions per channel, landing pages and events',
     noun: 'property',
     choice: 'analytics_a_properties',

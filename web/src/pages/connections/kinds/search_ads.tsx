@@ -12,7 +12,7 @@ import { UrlSuffixPanel } from './search_ads/url-suffix-panel';
 
 export const search_ads: KindModule = {
   kind: 'search_ads',
-  grant: { provider: SEARCH_GRANT, noun: 'ad account', choice: 'ads_customers' },
+  grant: { provider: SEARCH_GRANT, name: 'Google Ads', noun: 'ad account', choice: 'ads_customers' },
   offer: {
     render: ({ slug }) => (
       <article aria-labelledby="connect-google-ads-title">

@@ -27,6 +27,7 @@ export const search_console: KindModule = {
   kind: 'search_console',
   grant: {
     provider: SEARCH_GRANT,
+    name: 'Google Search Console',
     noun: 'site',
     choice: 'search_console_sites',
     // The operator switches it on (`PAYBACK_SEARCHCO_SEARCH_CONSOLE`): never asked for unless chosen.

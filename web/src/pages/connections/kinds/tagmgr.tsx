@@ -27,6 +27,7 @@ export const tagmgr: KindModule = {
   kind: 'tagmgr',
   grant: {
     provider: SEARCH_GRANT,
+    name: 'Google Tag Manager',
     noun: 'container',
     choice: 'tagmgr_containers',
     // It asks for Tag Manager's publishing scopes: only when the person chose it, never as part of
