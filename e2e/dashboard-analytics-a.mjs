@@ -48,6 +48,7 @@ await runBrowserTest('dashboard-analytics-a', async (browser) => {
   const radio = (name) => page.getByRole('radio', { name });
   await radio(/shop\.example \(111\)/).waitFor();
   checkEqual(await radio(/blog\.example \(112\)/).count(), 1, 'the second property');
+  checkEqual(await page.locator('#google-grant-title').innerText(), 'Connect Google Analytics', 'the grant heading names the kind');
   checkEqual(await radio(/rival\.example/).count(), 0, "the rival's property");
   await browser.screenshot(page, 'analytics-pick');
   await radio(new RegExp(`\\(${property}\\)`)).check();

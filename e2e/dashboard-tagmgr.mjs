@@ -63,6 +63,7 @@ await runBrowserTest(
     const radio = (name) => page.getByRole('radio', { name });
     await radio(/shop\.example \(GTM-SHOP1\)/).waitFor();
     checkEqual(await radio(/checkout \(GTM-SHOP2\)/).count(), 1, 'the second container');
+    checkEqual(await page.locator('#google-grant-title').innerText(), 'Connect Google Tag Manager', 'the grant heading names the kind');
     checkEqual(await radio(/GTM-RIVAL/).count(), 0, "the rival's container");
     await browser.screenshot(page, 'tagmgr-pick');
     await radio(/shop\.example \(GTM-SHOP1\)/).check();

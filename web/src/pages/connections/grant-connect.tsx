@@ -15,18 +15,6 @@ import type { GrantProvider, GrantStatusBase, KindModule } from './kind-module';
 import type { GrantSelected, GrantStarted } from './types';
 import { kindName } from './words';
 
-// What the flow reads of a kind's grant part besides `kind-module.ts`'s fields: declared here,
-// beside its one reader, so each kind module sets it in one line.
-declare module './kind-module' {
-  interface GrantPart {
-    /**
-     * The kind's name in the flow's heading ("Google Analytics": "Connect Google Analytics").
-     * Without it, the heading is the provider's title.
-     */
-    name?: string;
-  }
-}
-
 /** How often the grant's status is read while the provider has not answered yet. */
 const POLL_MS = 1_000;
 

@@ -52,6 +52,11 @@ export interface CardExtras {
 /** How a kind shows in its provider's grant. */
 export interface GrantPart {
   provider: GrantProvider;
+  /**
+   * The kind's name in the grant flow's heading ("Google Analytics": "Connect Google
+   * Analytics"). Without it, the heading is the provider's title.
+   */
+  name?: string;
   /** What the kind brings, beside its name when the person picks kinds (none: no line). */
   purpose?: string;
   /** What the grant's picker chooses for it ("ad account", "page"). */
