@@ -2,15 +2,17 @@
 //! (`line_items[0][price]`, `metadata[account_id]`), `Authorization: Bearer KEY`, an
 //! `Idempotency-Key` on every create and update (so the retries of one call, and two callers
 //! racing for one workspace's customer, make one object), 429 and 5xx retried with backoff as
-//! Stripe advises, and Stripe's error object mapped to [`ConnectorError`].
+//! Stripe advises, and Stripe's error object mapped to [`ConnectorError`]. Every request
+//! carries `Stripe-Version: {API_VERSION}`: the answers' shape is the pinned version's, never
+//! the account's default.
 //!
 //! The key travels only in the header; every message is scrubbed of it all the same.
 
 use reqwest::StatusCode;
 use serde::de::DeserializeOwned;
 
-use super::BillingConfig;
 use super::wire::{Customer, Session, SubscriptionItem, error_text};
+use super::{API_VERSION, BillingConfig};
 use crate::ConnectorError;
 use crate::keyed_http::{Failure, KeyedHttp, Vendor, throttled_or_failed};
 
@@ -132,6 +134,7 @@ impl<'a> StripeBilling<'a> {
             http.post(&url)
                 .bearer_auth(self.http.key())
                 .header("Idempotency-Key", idempotency_key)
+                .header("Stripe-Version", API_VERSION)
                 .form(form)
         };
         // With the idempotency key, a retried create makes one object.

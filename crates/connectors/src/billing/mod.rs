@@ -6,6 +6,15 @@
 //! One file per concern: `client` (form-encoded POSTs with the bearer key over `keyed_http`,
 //! `Idempotency-Key` on every create, Stripe's error object mapped to [`ConnectorError`]) and
 //! `wire` (the objects' documented fields Payback reads).
+//!
+//! Every request pins [`API_VERSION`] in `Stripe-Version` (docs.stripe.com/api/versioning: a
+//! request without it gets the account's default version, which the account's owner may
+//! upgrade at any time), so the objects answered have the shape read here whatever the
+//! account's default. From 2025-03-31.basil a subscription's billing period is its items'
+//! (`items.data[].current_period_end`; docs.stripe.com/changelog/basil/2025-03-31/
+//! deprecate-subscription-current-period-start-and-end). Webhook events are rendered in the
+//! webhook endpoint's own API version, not this one: the endpoint is to be created with this
+//! version, and the webhook handler reads the period from either place.
 
 mod client;
 mod wire;
@@ -16,6 +25,9 @@ pub use wire::{Customer, Session, SubscriptionItem};
 use std::fmt;
 
 use crate::payments::RetryPolicy;
+
+/// The Stripe API version every billing request asks for (`Stripe-Version`).
+pub const API_VERSION: &str = "2025-03-31.basil";
 
 /// Stripe's API origin; `/v1/...` paths are appended.
 pub const DEFAULT_BASE_URL: &str = "https://api.stripe.com";

@@ -25,6 +25,10 @@ pub struct SubscriptionItem {
     pub id: String,
     #[serde(default)]
     pub quantity: Option<i64>,
+    /// The end of the item's current billing period (epoch seconds): on the item from API
+    /// version 2025-03-31.basil, the one pinned ([`super::API_VERSION`]).
+    #[serde(default)]
+    pub current_period_end: Option<i64>,
 }
 
 /// Stripe's error object.
@@ -65,7 +69,20 @@ pub(crate) fn error_text(body: &[u8]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::error_text;
+    use super::{SubscriptionItem, error_text};
+
+    #[test]
+    fn an_item_of_the_pinned_version_carries_its_period() {
+        let item: SubscriptionItem = serde_json::from_str(
+            r#"{"id": "si_1", "object": "subscription_item", "quantity": 3,
+                "current_period_start": 1767225600, "current_period_end": 1769904000}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (item.quantity, item.current_period_end),
+            (Some(3), Some(1_769_904_000))
+        );
+    }
 
     #[test]
     fn stripes_error_object_reads_as_one_line() {

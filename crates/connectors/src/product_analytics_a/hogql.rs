@@ -2,6 +2,12 @@
 //! (`[from, to)`, UTC) and grouped by UTC day so PostHog answers a few rows per day, never
 //! events one by one. Event names are quoted as HogQL string literals (backslash and quote
 //! escaped); the maps were checked before they were stored.
+//!
+//! PostHog's query API answers at most 100 rows to a statement without its own `LIMIT` ("API
+//! queries return up to 100 rows by default; with your own LIMIT, up to 50k rows per query",
+//! posthog.com/docs/api/queries), so every statement is sent through [`paged`]: an explicit
+//! `LIMIT`/`OFFSET` over a total `ORDER BY`, and the client asks the next page while the answer
+//! says `hasMore`.
 
 use payback_domain::Timestamp;
 
@@ -9,6 +15,17 @@ use payback_domain::Timestamp;
 pub(crate) const RAGE_CLICK: &str = "$rageclick";
 pub(crate) const DEAD_CLICK: &str = "$dead_click";
 pub(crate) const EXCEPTION: &str = "$exception";
+
+/// Rows asked per query page: well under the documented 50,000 a `LIMIT` may ask.
+pub(crate) const PAGE_ROWS: usize = 10_000;
+/// Pages one statement may take before the run gives up rather than read without end.
+pub(crate) const MAX_PAGES: usize = 20;
+
+/// `statement` limited to `limit` rows from `offset` (the statement orders its rows totally, so
+/// pages neither skip nor repeat a row).
+pub(crate) fn paged(statement: &str, limit: usize, offset: usize) -> String {
+    format!("{statement} LIMIT {limit} OFFSET {offset}")
+}
 
 /// A HogQL string literal.
 pub(crate) fn literal(text: &str) -> String {
@@ -63,7 +80,7 @@ pub(crate) fn friction_by_path(from: Timestamp, to: Timestamp) -> String {
 pub(crate) fn click_signals_by_session(from: Timestamp, to: Timestamp) -> String {
     format!(
         "SELECT $session_id AS session_id, event FROM events WHERE event IN ({}) AND {} \
-         GROUP BY session_id, event",
+         GROUP BY session_id, event ORDER BY session_id, event",
         list(&[RAGE_CLICK, DEAD_CLICK]),
         between("timestamp", from, to)
     )
@@ -92,5 +109,22 @@ mod tests {
             query.contains("timestamp >= toDateTime('2026-03-01 00:00:00') AND timestamp < toDateTime('2026-03-04 00:00:00')"),
             "{query}"
         );
+    }
+
+    #[test]
+    fn every_statement_orders_its_rows_and_pages_with_an_explicit_limit() {
+        let from = Timestamp::parse_day("2026-03-01").unwrap();
+        let to = Timestamp::parse_day("2026-03-02").unwrap();
+        for statement in [
+            sessions_by_entry_path(from, to),
+            events_by_day(&["a"], from, to),
+            friction_by_path(from, to),
+            click_signals_by_session(from, to),
+        ] {
+            assert!(statement.contains(" ORDER BY "), "{statement}");
+            assert!(!statement.contains("LIMIT"), "{statement}");
+            let page = paged(&statement, PAGE_ROWS, 20_000);
+            assert!(page.ends_with(" LIMIT 10000 OFFSET 20000"), "{page}");
+        }
     }
 }

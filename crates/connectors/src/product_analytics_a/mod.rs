@@ -11,10 +11,17 @@
 //!
 //! Documentation followed (posthog.com/docs/api): `Authorization: Bearer <personal key>`;
 //! `POST /api/projects/{project_id}/query/` with `{"query": {"kind": "HogQLQuery", "query":
-//! "..."}}` answering `{results: [[...]], columns: [...]}`; `GET /api/projects/{project_id}/`;
-//! `GET /api/projects/{project_id}/session_recordings` answering `{results, next}` (`next` the
-//! following page's URL or null); errors `{type, code, detail}` (401 `authentication_error`,
-//! 403 `permission_denied`, 429 throttled with `Retry-After`).
+//! "..."}}` answering `{results: [[...]], columns: [...], hasMore}` (100 rows unless the
+//! statement sets its own `LIMIT`, up to 50,000: every statement here does, and pages);
+//! `GET /api/projects/{project_id}/`; `GET /api/projects/{project_id}/session_recordings`
+//! (`limit`, `offset`) answering `{count, next, previous, results}` as documented or
+//! `{results, has_next}` as PostHog's server does; errors `{type, code, detail, attr}` (401
+//! `authentication_failed`, 403 `permission_denied`, 429 `throttled` with `Retry-After`).
+//!
+//! Hosts (posthog.com/docs/api, "API overview"): the private API a personal key reads is on
+//! `https://us.posthog.com` and `https://eu.posthog.com` (or the self-hosted domain); the
+//! `*.i.posthog.com` hosts serve the public capture and flags endpoints only, so a pasted
+//! ingestion host is read as its cloud's private origin ([`private_api_origin`]).
 
 mod client;
 pub mod event_maps;
@@ -63,7 +70,7 @@ impl ProductAnalyticsAConfig {
         Self {
             api_key,
             project_id,
-            host: host.trim_end_matches('/').to_owned(),
+            host: private_api_origin(&host),
             event_maps: Vec::new(),
             retry: RetryPolicy::default(),
         }
@@ -88,17 +95,34 @@ impl fmt::Debug for ProductAnalyticsAConfig {
     }
 }
 
+/// PostHog's cloud ingestion hosts and the private API origin of the same cloud.
+const INGESTION_HOSTS: [(&str, &str); 2] = [
+    ("https://us.i.posthog.com", "https://us.posthog.com"),
+    ("https://eu.i.posthog.com", "https://eu.posthog.com"),
+];
+
+/// The origin PostHog's private API and app answer on for `host`, without a trailing `/`: a
+/// cloud ingestion host becomes its cloud's app origin; any other origin is kept.
+pub fn private_api_origin(host: &str) -> String {
+    let origin = host.trim().trim_end_matches('/');
+    INGESTION_HOSTS
+        .iter()
+        .find(|(ingestion, _)| origin.eq_ignore_ascii_case(ingestion))
+        .map_or(origin, |(_, private)| private)
+        .to_owned()
+}
+
 /// The playback link of one session's recording.
 pub fn playback_url(host: &str, project_id: &str, session_id: &str) -> String {
     format!(
         "{}/project/{project_id}/replay/{session_id}",
-        host.trim_end_matches('/')
+        private_api_origin(host)
     )
 }
 
 /// The project's recordings list in PostHog.
 pub fn recordings_url(host: &str, project_id: &str) -> String {
-    format!("{}/project/{project_id}/replay", host.trim_end_matches('/'))
+    format!("{}/project/{project_id}/replay", private_api_origin(host))
 }
 
 #[cfg(test)]
@@ -122,6 +146,28 @@ mod tests {
         assert_eq!(
             recordings_url(&config.host, "42"),
             "https://eu.posthog.com/project/42/replay"
+        );
+    }
+
+    #[test]
+    fn an_ingestion_host_reads_its_clouds_private_api() {
+        let config = ProductAnalyticsAConfig::new(
+            "phx_k".into(),
+            "42".into(),
+            "https://eu.i.posthog.com/".into(),
+        );
+        assert_eq!(config.host, "https://eu.posthog.com");
+        assert_eq!(
+            private_api_origin("https://US.i.posthog.com"),
+            "https://us.posthog.com"
+        );
+        assert_eq!(
+            private_api_origin("https://ph.example:8000/"),
+            "https://ph.example:8000"
+        );
+        assert_eq!(
+            playback_url("https://eu.i.posthog.com", "42", "s-1"),
+            "https://eu.posthog.com/project/42/replay/s-1"
         );
     }
 }

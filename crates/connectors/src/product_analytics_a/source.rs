@@ -120,8 +120,9 @@ impl ApiConfig for ProductAnalyticsAConfig {
     }
 }
 
-/// The window's recordings, newest first as PostHog lists them, following `next` until
-/// [`MAX_RECORDINGS`].
+/// The window's recordings, newest first as PostHog lists them, page after page until
+/// [`MAX_RECORDINGS`]: through the documented `next` URL (only on the origin), or, when the
+/// server answers `has_next` without one, the same request at the next `offset`.
 async fn recordings(
     source: &ProductAnalyticsASource,
     window: SyncWindow,
@@ -131,27 +132,39 @@ async fn recordings(
     let path = format!("/api/projects/{}/session_recordings", config.project_id);
     let limit = RECORDING_PAGE.to_string();
     let (date_from, date_to) = (window.from.to_rfc3339(), window.to.to_rfc3339());
-    let mut page: RecordingsPage = client
-        .get(
-            "session recordings",
-            &path,
-            &[
+    let first_page = |offset: usize| {
+        let offset = offset.to_string();
+        let path = path.as_str();
+        let (date_from, date_to, limit) = (&date_from, &date_to, &limit);
+        let client = &client;
+        async move {
+            let mut params = vec![
                 ("date_from", date_from.as_str()),
                 ("date_to", date_to.as_str()),
                 ("limit", limit.as_str()),
-            ],
-        )
-        .await?;
+            ];
+            if offset != "0" {
+                params.push(("offset", offset.as_str()));
+            }
+            client
+                .get::<RecordingsPage>("session recordings", path, &params)
+                .await
+        }
+    };
+    let mut page = first_page(0).await?;
     let mut all = Vec::new();
     loop {
+        let read = page.results.len();
         all.extend(page.results);
         if all.len() >= MAX_RECORDINGS {
             all.truncate(MAX_RECORDINGS);
             return Ok(all);
         }
-        let Some(next) = page.next.filter(|next| !next.is_empty()) else {
-            return Ok(all);
+        page = match page.next.filter(|next| !next.is_empty()) {
+            Some(next) => client.get_url("session recordings", &next).await?,
+            // An empty page ends the list whatever its flag says.
+            None if page.has_next == Some(true) && read > 0 => first_page(all.len()).await?,
+            None => return Ok(all),
         };
-        page = client.get_url("session recordings", &next).await?;
     }
 }

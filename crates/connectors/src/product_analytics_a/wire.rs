@@ -1,6 +1,12 @@
-//! PostHog's documented shapes: the query API's `{results, columns}` (rows as arrays in the
-//! order of `columns`), the project, the session recordings page `{results, next}`, and error
-//! bodies `{type, code, detail}`.
+//! PostHog's documented shapes: the query API's `{results, columns, types, hasMore}` (rows as
+//! arrays in the order of `columns`; `hasMore` true when the statement's `LIMIT` cut rows off),
+//! the project, the session recordings page, and error bodies `{type, code, detail, attr}`.
+//!
+//! The recordings page is read in both shapes PostHog has: the API reference's paginated list
+//! `{count, next, previous, results}` (posthog.com/docs/api/session-recordings, `limit` and
+//! `offset` parameters) and what PostHog's server answers, `{results, has_next, version}`
+//! (`list_recordings_response` in PostHog's `session_recording_api.py`), which has no `next`
+//! URL: there the next page is the same request at `offset` plus the rows read.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -12,6 +18,9 @@ pub(crate) struct QueryAnswer {
     pub results: Vec<Vec<Value>>,
     #[serde(default)]
     pub columns: Vec<String>,
+    /// More rows past this page's `LIMIT` (null or absent: none).
+    #[serde(rename = "hasMore", default)]
+    pub has_more: Option<bool>,
 }
 
 impl QueryAnswer {
@@ -33,8 +42,12 @@ pub(crate) struct Project {
 pub(crate) struct RecordingsPage {
     #[serde(default)]
     pub results: Vec<Recording>,
+    /// The documented next page's URL (null on the last page).
     #[serde(default)]
     pub next: Option<String>,
+    /// The server's flag for a further page when it sends no `next`.
+    #[serde(default)]
+    pub has_next: Option<bool>,
 }
 
 /// One recording, with the fields a playback pointer needs.

@@ -3,6 +3,11 @@
 //! and `js_errors` at the URL's landing path (`payback_domain::landing_path`), the URLs of one
 //! path (its queries, fragments, trailing `/`) added up. Other metrics (Traffic, scroll depth)
 //! are not stored: the landing pages count visits from the visit source.
+//!
+//! Clarity's documentation spells the metrics with spaces in its list of metrics ("Rage Click
+//! Count", "Dead Click Count", "Script Error Count", "Popular Pages") while the answers carry
+//! them without (`RageClickCount`, as Clarity's own MCP server and every recorded answer read
+//! them), so names match with spaces and case ignored.
 
 use std::collections::BTreeMap;
 
@@ -25,7 +30,7 @@ pub(crate) fn snapshots(day: &str, insights: &[MetricInsight]) -> Vec<Snapshot> 
     for insight in insights {
         let Some((_, word)) = FRICTION_METRICS
             .iter()
-            .find(|(name, _)| insight.metric_name.eq_ignore_ascii_case(name))
+            .find(|(name, _)| same_metric(&insight.metric_name, name))
         else {
             continue;
         };
@@ -45,6 +50,14 @@ pub(crate) fn snapshots(day: &str, insights: &[MetricInsight]) -> Vec<Snapshot> 
             detail: None,
         })
         .collect()
+}
+
+/// Whether Clarity's `given` metric name is `name`, spaces and case aside.
+fn same_metric(given: &str, name: &str) -> bool {
+    let squeezed = given.chars().filter(|c| !c.is_whitespace());
+    squeezed
+        .map(|c| c.to_ascii_lowercase())
+        .eq(name.chars().map(|c| c.to_ascii_lowercase()))
 }
 
 #[cfg(test)]
@@ -79,5 +92,32 @@ mod tests {
             ]
         );
         assert!(rows.iter().all(|row| row.day == "2026-03-02"));
+    }
+
+    #[test]
+    fn the_documented_spelling_and_the_answered_one_both_match() {
+        // The documentation's names (with spaces) and the answers' `Url` key.
+        let answer: Vec<MetricInsight> = serde_json::from_str(
+            r#"[
+              {"metricName": "Dead Click Count", "information": [{"subTotal": "2", "Url": "https://s.io/a?x=1"}]},
+              {"metricName": "script error count", "information": [{"subTotal": 1, "url": "https://s.io/a"}]},
+              {"metricName": "Rage Clicks", "information": [{"subTotal": "9", "URL": "https://s.io/a"}]},
+              {"metricName": "DeadClickCount", "information": [{"subTotal": "5", "Url": null}]}
+            ]"#,
+        )
+        .unwrap();
+        let values: Vec<(String, String, f64)> = snapshots("2026-03-02", &answer)
+            .into_iter()
+            .map(|row| (row.metric, row.dimension, row.value))
+            .collect();
+        assert_eq!(
+            values,
+            vec![
+                ("dead_clicks".to_owned(), "/a".to_owned(), 2.0),
+                ("js_errors".to_owned(), "/a".to_owned(), 1.0),
+            ]
+        );
+        assert!(same_metric("Rage Click Count", "RageClickCount"));
+        assert!(!same_metric("Rage Clicks", "RageClickCount"));
     }
 }

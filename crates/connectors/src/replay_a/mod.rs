@@ -10,9 +10,11 @@
 //! Documentation followed (learn.microsoft.com/clarity, "Clarity Data Export API"):
 //! `GET /export-data/api/v1/project-live-insights?numOfDays=1..3&dimension1=URL` with
 //! `Authorization: Bearer <token>`; the answer is an array of `{metricName, information[]}`,
-//! each information row carrying the dimension (`URL`) and the metric's figures (`subTotal`
-//! for the click and error counts); 401 for a refused token, 403 for one without access, 429
-//! once the day's 10 requests are spent.
+//! each information row carrying the dimension (`URL`; answers spell the key `Url`) and the
+//! metric's figures (`subTotal` for the click and error counts); at most 1,000 rows, not
+//! paged; 401 for a refused token, 403 for one without access, 429 once the day's 10 requests
+//! are spent. The documentation lists the metrics with spaces ("Rage Click Count") and its
+//! answers carry them without (`RageClickCount`): `mapping` matches both.
 
 mod client;
 mod mapping;

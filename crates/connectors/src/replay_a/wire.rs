@@ -2,6 +2,11 @@
 //! rows per dimension value: `[{"metricName": "RageClickCount", "information": [{"subTotal":
 //! "4", "URL": "https://shop.example/pricing?x=1", ...}]}]`. Clarity writes its counts as
 //! strings in some metrics and numbers in others; both are read.
+//!
+//! The documentation's example keys a row's dimension by the dimension's name as asked
+//! (`dimension1=OS` -> `"OS": "Other"`), so `URL`; answers recorded from Clarity key it `Url`.
+//! The key is matched without regard to case, and a row whose URL is null (Clarity's total
+//! across URLs) has none.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -26,9 +31,11 @@ pub(crate) fn count(row: &serde_json::Map<String, Value>, field: &str) -> Option
     .filter(|value| value.is_finite() && *value >= 0.0)
 }
 
-/// A row's URL dimension.
+/// A row's URL dimension (`URL`, `Url`, any case).
 pub(crate) fn url(row: &serde_json::Map<String, Value>) -> Option<&str> {
-    row.get("URL").and_then(Value::as_str)
+    row.iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("url"))
+        .and_then(|(_, value)| value.as_str())
 }
 
 /// An error body's text: a JSON `message` or `error`, or the body itself when it is short text.

@@ -137,6 +137,15 @@ async fn connect_refusals_name_their_field(backend: Backend) {
         .clone();
     answers.push(hidden.to_string());
     assert_eq!(clarity.requests().len(), 1);
+    // The key connect proves the token only once the product is found: the shape refusals
+    // and the 404 took nothing from the project's day, the refused token its one request.
+    let taken: Vec<(i64,)> = app
+        .sql_rows(
+            &format!("SELECT requests FROM replay_requests WHERE project_id = '{PROJECT}'"),
+            &[],
+        )
+        .await;
+    assert_eq!(taken, vec![(1,)]);
     for answer in answers {
         assert!(!answer.contains(TOKEN), "{answer}");
     }
@@ -280,8 +289,58 @@ async fn a_revoked_token_tests_false(backend: Backend) {
     assert!(!tested.to_string().contains(TOKEN), "{tested}");
 }
 
+/// Clarity's documentation spells the metrics with spaces ("Rage Click Count") and its
+/// answers without (`RageClickCount`), and the answers key the URL `Url` where the
+/// documentation's example has the dimension's name: a run reads every spelling.
+async fn a_run_reads_the_documented_and_the_answered_spellings(backend: Backend) {
+    let clarity = FakeClarity::spawn().await;
+    clarity.add_token(TOKEN, PROJECT);
+    clarity.key_urls_as_answered();
+    for (metric, url, count) in [
+        ("Rage Click Count", "https://shop.example/pricing?x=1", 4),
+        ("RageClickCount", "https://shop.example/pricing/", 3),
+        ("Dead Click Count", "https://shop.example/blog/post-1", 5),
+        ("Script Error Count", "https://shop.example/", 2),
+        ("Popular Pages", "https://shop.example/pricing", 800),
+    ] {
+        clarity.add_insight(PROJECT, metric, url, count);
+    }
+    let app = spawn_with(backend, clarity.base_url()).await;
+    let (owner, key) = founder(&app).await;
+    app.post(
+        PATH,
+        Some(&key),
+        json!({ "api_token": TOKEN, "project_id": PROJECT }),
+    )
+    .await
+    .expect(200);
+    payback_server::services::sync::run_due(&app.state, app.clock.now())
+        .await
+        .unwrap();
+    let row = listed_connection(&app, &owner.token, "replay_a")
+        .await
+        .unwrap();
+    assert_eq!(row["last_error"], Value::Null, "{row}");
+    assert_eq!(clarity.requests().len(), 2, "the connect and the run");
+    let got: BTreeMap<(String, String), f64> = stored(&app)
+        .await
+        .into_iter()
+        .map(|(_, metric, dimension, value)| ((metric, dimension), value))
+        .collect();
+    let want: BTreeMap<(String, String), f64> = [
+        (("dead_clicks", "/blog/post-1"), 5.0),
+        (("js_errors", "/"), 2.0),
+        (("rage_clicks", "/pricing"), 7.0),
+    ]
+    .into_iter()
+    .map(|((metric, path), value)| ((metric.to_owned(), path.to_owned()), value))
+    .collect();
+    assert_eq!(got, want);
+}
+
 per_backend!(
     connect_refusals_name_their_field,
     the_daily_budget_is_kept_and_a_run_stores_friction,
     a_revoked_token_tests_false,
+    a_run_reads_the_documented_and_the_answered_spellings,
 );

@@ -6,7 +6,11 @@
 //! and up to three `dimensionN` (`URL` among them). The answer is the documented array of
 //! `{metricName, information[]}`: `Traffic` rows (`totalSessionCount`, as strings) and the
 //! seeded friction metrics' rows (`sessionsCount`, `subTotal`), each row carrying its `URL`
-//! when `URL` is a dimension. Errors as documented: 401 for an unknown or revoked token, 400 for
+//! when `URL` is a dimension (the documentation's example keys a row by the dimension's name as
+//! asked; answers recorded from Clarity key it `Url`, which [`FakeClarity::key_urls_as_answered`]
+//! switches to). Metric names are stored as seeded: the documentation lists them with spaces
+//! ("Rage Click Count"), answers carry them without (`RageClickCount`); a test seeds either.
+//! Errors as documented: 401 for an unknown or revoked token, 400 for
 //! a missing or out-of-range `numOfDays`, and 429 once a project has had its 10 requests of the
 //! UTC day (the 11th and later, failed ones included, as Clarity counts them).
 //!
@@ -44,6 +48,8 @@ pub(crate) struct FakeState {
     insights: HashMap<String, Vec<(String, String, i64)>>,
     /// (project, day) -> requests received.
     requests: HashMap<(String, String), u32>,
+    /// The key of a row's URL (`URL` as documented, unless switched to `Url`).
+    url_key: Option<&'static str>,
     log: RequestLog,
 }
 
@@ -102,6 +108,11 @@ impl FakeClarity {
             .entry(project.to_owned())
             .or_default()
             .push((metric.to_owned(), url.to_owned(), sub_total));
+    }
+
+    /// Rows key their URL `Url`, as Clarity's answers do, rather than the documented `URL`.
+    pub fn key_urls_as_answered(&self) {
+        self.state().url_key = Some("Url");
     }
 
     /// Requests `project` made today (UTC), as Clarity counts them.
@@ -195,6 +206,7 @@ async fn dispatch(State(shared): State<Shared>, headers: HeaderMap, uri: Uri) ->
     let by_url = ["dimension1", "dimension2", "dimension3"]
         .iter()
         .any(|name| param(name).as_deref() == Some("URL"));
+    let url_key = state.url_key.unwrap_or("URL");
     let rows = state.insights.get(&project).cloned().unwrap_or_default();
     let mut metrics: Vec<String> = Vec::new();
     for (metric, _, _) in &rows {
@@ -215,7 +227,7 @@ async fn dispatch(State(shared): State<Shared>, headers: HeaderMap, uri: Uri) ->
                         json!({ "sessionsCount": count.to_string(), "sessionsWithMetricPercentage": 1.5, "subTotal": count.to_string() })
                     };
                     if by_url {
-                        row["URL"] = json!(url);
+                        row[url_key] = json!(url);
                     }
                     row
                 })

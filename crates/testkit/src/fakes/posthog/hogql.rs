@@ -78,6 +78,18 @@ pub(crate) fn run(query: &str, sessions: &[Session], events: &[Event]) -> Option
     None
 }
 
+/// The statement's trailing `LIMIT n` (none when it sets no limit) and `OFFSET m` (0).
+pub(crate) fn limit_and_offset(query: &str) -> (Option<usize>, usize) {
+    let number_after = |word: &str| {
+        let at = query.rfind(word)? + word.len();
+        query[at..].split_whitespace().next()?.parse::<usize>().ok()
+    };
+    (
+        number_after(" LIMIT "),
+        number_after(" OFFSET ").unwrap_or(0),
+    )
+}
+
 /// The two `toDateTime('...')` instants, in order.
 fn bounds(query: &str) -> Option<(Timestamp, Timestamp)> {
     let mut found = query.split("toDateTime('").skip(1).filter_map(|rest| {

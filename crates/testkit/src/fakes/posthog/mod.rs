@@ -4,15 +4,20 @@
 //! One server on `127.0.0.1:0` answers, with `Authorization: Bearer <personal key>`:
 //! - `GET /api/projects/{id}/`: `{id, name}`;
 //! - `POST /api/projects/{id}/query/` with `{"query": {"kind": "HogQLQuery", "query": ...}}`:
-//!   `{results: [[...]], columns: [...], types, hasMore: false}` (`hogql.rs` evaluates the four
-//!   statement shapes Payback sends, over the seeded sessions and events, and answers 400
-//!   `validation_error` to anything else);
-//! - `GET /api/projects/{id}/session_recordings?date_from&date_to&limit&offset`: `{results,
-//!   next}`, newest first, `next` the following page's full URL or null;
+//!   `{results: [[...]], columns: [...], types, hasMore, limit, offset}` (`hogql.rs` evaluates
+//!   the four statement shapes Payback sends, over the seeded sessions and events, and answers
+//!   400 `validation_error` to anything else). As documented (posthog.com/docs/api/queries), a
+//!   statement without its own `LIMIT` gets 100 rows, and a `LIMIT` gets at most 50,000
+//!   (lower with [`FakePostHog::cap_query_rows`]); `hasMore` says rows were cut off;
+//! - `GET /api/projects/{id}/session_recordings?date_from&date_to&limit&offset`, newest first,
+//!   as the API reference documents it, `{count, next, previous, results}` with `next` the
+//!   following page's full URL or null, or, after [`FakePostHog::list_recordings_as_the_server_does`],
+//!   as PostHog's server answers it, `{results, has_next, version}` with no URL;
 //!
 //! and errors `{type, code, detail, attr}`: 401 `authentication_failed` for an unknown or
 //! deleted key, 403 `permission_denied` for a key without access to the project, 404 for an
-//! unknown project.
+//! unknown project, and 429 `throttled` with `Retry-After` when a test schedules it
+//! ([`FakePostHog::throttle_next`]).
 
 mod hogql;
 
@@ -69,6 +74,19 @@ enum Access {
     Revoked,
 }
 
+/// The documented default rows of a statement without `LIMIT`, and the most a `LIMIT` gets.
+const DEFAULT_QUERY_ROWS: usize = 100;
+const MAX_QUERY_ROWS: usize = 50_000;
+
+/// A throttle a test scheduled: the next `times` requests whose path contains `path` answer 429
+/// with `Retry-After: retry_after`.
+#[derive(Debug, Clone)]
+struct Throttle {
+    path: String,
+    times: u32,
+    retry_after: u64,
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct FakeState {
     keys: HashMap<String, Access>,
@@ -76,6 +94,11 @@ pub(crate) struct FakeState {
     sessions: Vec<Session>,
     events: Vec<Event>,
     recordings: Vec<Recording>,
+    /// The most rows one query answers, below the documented maximum (`None`: 50,000).
+    query_row_cap: Option<usize>,
+    /// Recordings listed as the server answers them (`has_next`) rather than as documented.
+    server_shaped_recordings: bool,
+    throttles: Vec<Throttle>,
     log: RequestLog,
 }
 
@@ -144,6 +167,28 @@ impl FakePostHog {
         self.state().recordings.push(recording);
     }
 
+    /// One query answers at most `rows` rows, however large its `LIMIT` (PostHog clamps a
+    /// `LIMIT` to its maximum the same way): a run must page to read more.
+    pub fn cap_query_rows(&self, rows: usize) {
+        self.state().query_row_cap = Some(rows.max(1));
+    }
+
+    /// The recordings list answers as PostHog's server does: `{results, has_next, version}`,
+    /// the next page asked by `offset`, no `next` URL.
+    pub fn list_recordings_as_the_server_does(&self) {
+        self.state().server_shaped_recordings = true;
+    }
+
+    /// The next `times` requests whose path contains `path_contains` answer 429 `throttled`
+    /// with `Retry-After: retry_after_secs`.
+    pub fn throttle_next(&self, path_contains: &str, times: u32, retry_after_secs: u64) {
+        self.state().throttles.push(Throttle {
+            path: path_contains.to_owned(),
+            times,
+            retry_after: retry_after_secs,
+        });
+    }
+
     /// Every request received, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.state().log.all()
@@ -162,8 +207,27 @@ impl recorder::Recorded for FakeState {
         &mut self.log
     }
 
-    fn scheduled_answer(&mut self, _request: &RecordedRequest) -> Option<Response> {
-        None
+    fn scheduled_answer(&mut self, request: &RecordedRequest) -> Option<Response> {
+        let throttle = self
+            .throttles
+            .iter_mut()
+            .find(|throttle| throttle.times > 0 && request.path.contains(&throttle.path))?;
+        throttle.times -= 1;
+        let wait = throttle.retry_after;
+        let body = json!({
+            "type": "throttled_error",
+            "code": "throttled",
+            "detail": format!("Request was throttled. Expected available in {wait} seconds."),
+            "attr": null,
+        });
+        Some(
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                [("retry-after", wait.to_string())],
+                axum::Json(body),
+            )
+                .into_response(),
+        )
     }
 }
 
@@ -250,17 +314,31 @@ async fn dispatch(
                 );
             }
             match hogql::run(query, &state.sessions, &state.events) {
-                Some((columns, results)) => (
-                    StatusCode::OK,
-                    axum::Json(json!({
-                        "columns": columns,
-                        "results": results,
-                        "types": [],
-                        "hasMore": false,
-                        "hogql": query,
-                    })),
-                )
-                    .into_response(),
+                Some((columns, results)) => {
+                    let (limit, offset) = hogql::limit_and_offset(query);
+                    let cap = state.query_row_cap.unwrap_or(MAX_QUERY_ROWS);
+                    let limit = limit.unwrap_or(DEFAULT_QUERY_ROWS).min(cap);
+                    let has_more = offset + limit < results.len();
+                    let page: Vec<Value> = results
+                        .into_iter()
+                        .skip(offset)
+                        .take(limit)
+                        .map(Value::from)
+                        .collect();
+                    (
+                        StatusCode::OK,
+                        axum::Json(json!({
+                            "columns": columns,
+                            "results": page,
+                            "types": [],
+                            "hasMore": has_more,
+                            "limit": limit,
+                            "offset": offset,
+                            "hogql": query,
+                        })),
+                    )
+                        .into_response()
+                }
                 None => error(
                     StatusCode::BAD_REQUEST,
                     "validation_error",
@@ -269,9 +347,13 @@ async fn dispatch(
                 ),
             }
         }
-        (Method::GET, "session_recordings" | "session_recordings/") => {
-            recordings(&state.recordings, &origin, path, uri.query().unwrap_or(""))
-        }
+        (Method::GET, "session_recordings" | "session_recordings/") => recordings(
+            &state.recordings,
+            &origin,
+            path,
+            uri.query().unwrap_or(""),
+            state.server_shaped_recordings,
+        ),
         _ => error(
             StatusCode::NOT_FOUND,
             "invalid_request",
@@ -281,7 +363,13 @@ async fn dispatch(
     }
 }
 
-fn recordings(all: &[Recording], origin: &str, path: &str, query: &str) -> Response {
+fn recordings(
+    all: &[Recording],
+    origin: &str,
+    path: &str,
+    query: &str,
+    server_shaped: bool,
+) -> Response {
     let params = super::form::form_pairs(query);
     let param = |name: &str| {
         params
@@ -321,7 +409,15 @@ fn recordings(all: &[Recording], origin: &str, path: &str, query: &str) -> Respo
             })
         })
         .collect();
-    let next = (offset + limit < matching.len()).then(|| {
+    let more = offset + limit < matching.len();
+    if server_shaped {
+        return (
+            StatusCode::OK,
+            axum::Json(json!({ "results": page, "has_next": more, "version": 4 })),
+        )
+            .into_response();
+    }
+    let next = more.then(|| {
         let mut pairs: Vec<(String, String)> = params
             .iter()
             .filter(|(key, _)| key != "offset")
@@ -334,7 +430,12 @@ fn recordings(all: &[Recording], origin: &str, path: &str, query: &str) -> Respo
     });
     (
         StatusCode::OK,
-        axum::Json(json!({ "results": page, "next": next, "previous": null })),
+        axum::Json(json!({
+            "count": matching.len(),
+            "next": next,
+            "previous": null,
+            "results": page,
+        })),
     )
         .into_response()
 }

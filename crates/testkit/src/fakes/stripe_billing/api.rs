@@ -3,6 +3,11 @@
 //! `Idempotency-Key` already seen answers the first answer again (`Idempotent-Replayed: true`),
 //! or 400 `idempotency_error` when its parameters differ. Also the two hosted pages a session's
 //! `url` opens, so a browser sent there lands somewhere.
+//!
+//! `Stripe-Version` picks the shape of the objects answered (docs.stripe.com/api/versioning):
+//! a malformed one is refused with 400, and a subscription item carries its billing period
+//! (`current_period_start`/`_end`) from 2025-03-31.basil on; without the header the fake's
+//! account default, [`ACCOUNT_DEFAULT_VERSION`] (before basil), applies.
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -16,6 +21,27 @@ use super::errors::{
 use super::state::{CheckoutSession, Customer, PortalSession, Replay, State as FakeState};
 use super::{Shared, lock};
 use crate::fakes::form::form_pairs;
+
+/// The version a request without `Stripe-Version` gets: an account made before basil.
+pub(crate) const ACCOUNT_DEFAULT_VERSION: &str = "2024-06-20";
+
+/// The first version with the billing period on subscription items.
+const ITEM_PERIODS_SINCE: &str = "2025-03-31";
+
+/// Whether `version` is written as Stripe's versions are: `YYYY-MM-DD`, then `.name` from
+/// 2024-09-30.acacia on.
+fn well_formed_version(version: &str) -> bool {
+    let (date, name) = version.split_once('.').unwrap_or((version, "x"));
+    let digits =
+        |part: &str, len: usize| part.len() == len && part.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = date.split('-').collect();
+    parts.len() == 3
+        && digits(parts[0], 4)
+        && digits(parts[1], 2)
+        && digits(parts[2], 2)
+        && !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_lowercase())
+}
 
 pub(crate) async fn dispatch(
     State(shared): State<Shared>,
@@ -43,6 +69,16 @@ pub(crate) async fn dispatch(
     if bearer.is_empty() || bearer != state.secret_key {
         return invalid_key(bearer);
     }
+    let version = match headers.get("stripe-version").map(|value| value.to_str()) {
+        None => ACCOUNT_DEFAULT_VERSION.to_owned(),
+        Some(Ok(version)) if well_formed_version(version.trim()) => version.trim().to_owned(),
+        Some(given) => {
+            return invalid(
+                "Stripe-Version",
+                &format!("Invalid Stripe API version: {}", given.unwrap_or_default()),
+            );
+        }
+    };
     let body = String::from_utf8_lossy(&body).into_owned();
     let key = headers
         .get("idempotency-key")
@@ -66,7 +102,7 @@ pub(crate) async fn dispatch(
             .into_response();
     }
     let form = form_pairs(&body);
-    let (status, answer) = match answer(&mut state, resource, &form) {
+    let (status, answer) = match answer(&mut state, resource, &form, &version) {
         Ok(object) => (StatusCode::OK, object),
         Err(refusal) => return *refusal,
     };
@@ -95,12 +131,13 @@ fn answer(
     state: &mut FakeState,
     resource: &str,
     form: &[(String, String)],
+    version: &str,
 ) -> Result<Value, Box<Response>> {
     match resource.split('/').collect::<Vec<_>>().as_slice() {
         ["customers"] => Ok(create_customer(state, form)),
         ["checkout", "sessions"] => create_checkout(state, form),
         ["billing_portal", "sessions"] => create_portal(state, form),
-        ["subscription_items", id] => update_item(state, id, form),
+        ["subscription_items", id] => update_item(state, id, form, version),
         _ => Err(Box::new(not_found())),
     }
 }
@@ -251,6 +288,7 @@ fn update_item(
     state: &mut FakeState,
     id: &str,
     form: &[(String, String)],
+    version: &str,
 ) -> Result<Value, Box<Response>> {
     let Some(at) = state
         .subscriptions
@@ -273,14 +311,20 @@ fn update_item(
         state.subscriptions[at].quantity = quantity;
     }
     let subscription = &state.subscriptions[at];
-    Ok(json!({
+    let mut item = json!({
         "id": subscription.item_id,
         "object": "subscription_item",
         "price": { "id": subscription.price, "object": "price" },
         "quantity": subscription.quantity,
         "subscription": subscription.id,
         "created": state.now,
-    }))
+    });
+    // Dates written `YYYY-MM-DD` order as text.
+    if version >= ITEM_PERIODS_SINCE {
+        item["current_period_start"] = json!(subscription.current_period_start);
+        item["current_period_end"] = json!(subscription.current_period_end);
+    }
+    Ok(item)
 }
 
 /// Stripe's hosted pages, as far as a browser test needs them: a page that says which session

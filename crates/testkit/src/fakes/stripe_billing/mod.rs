@@ -202,6 +202,25 @@ impl FakeStripeBilling {
         })
     }
 
+    /// The subscription as an endpoint on a version before 2025-03-31.basil receives it: the
+    /// period on the subscription, none on its items (Stripe renders an event in the webhook
+    /// endpoint's API version, not the requests').
+    pub fn subscription_json_before_basil(&self, id: &str) -> Value {
+        let mut object = self.subscription_json(id);
+        let item = &mut object["items"]["data"][0];
+        let (start, end) = (
+            item["current_period_start"].take(),
+            item["current_period_end"].take(),
+        );
+        if let Some(item) = item.as_object_mut() {
+            item.remove("current_period_start");
+            item.remove("current_period_end");
+        }
+        object["current_period_start"] = start;
+        object["current_period_end"] = end;
+        object
+    }
+
     /// An event of `kind` about `object`, as Stripe delivers it.
     pub fn event(event_id: &str, kind: &str, created: i64, object: Value) -> Value {
         json!({

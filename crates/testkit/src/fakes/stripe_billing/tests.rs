@@ -140,3 +140,47 @@ fn signatures_are_hmac_sha256_of_the_timestamp_and_payload() {
         format!("t=1,v1={expected}")
     );
 }
+
+#[tokio::test]
+async fn stripe_version_picks_where_an_items_period_is() {
+    let stripe = FakeStripeBilling::spawn("sk_test_k", &["price_a"]).await;
+    let (_, customer) = post(&stripe, "sk_test_k", "/v1/customers", &[], None).await;
+    let form = [
+        ("mode", "subscription"),
+        ("customer", customer["id"].as_str().unwrap()),
+        ("line_items[0][price]", "price_a"),
+        ("success_url", "http://x/ok"),
+    ];
+    let (_, session) = post(&stripe, "sk_test_k", "/v1/checkout/sessions", &form, None).await;
+    let subscription = stripe.complete_checkout(session["id"].as_str().unwrap());
+    let item = stripe.subscription(&subscription);
+    let update = |version: Option<&'static str>| {
+        let mut request = reqwest::Client::new()
+            .post(format!(
+                "{}/v1/subscription_items/{}",
+                stripe.base_url(),
+                item.item_id
+            ))
+            .bearer_auth("sk_test_k")
+            .form(&[("quantity", "2")]);
+        if let Some(version) = version {
+            request = request.header("Stripe-Version", version);
+        }
+        async move {
+            let response = request.send().await.unwrap();
+            let status = response.status().as_u16();
+            (status, response.json::<Value>().await.unwrap())
+        }
+    };
+    let (status, basil) = update(Some("2025-03-31.basil")).await;
+    assert_eq!(status, 200);
+    assert_eq!(basil["current_period_end"], item.current_period_end);
+    let (status, default) = update(None).await;
+    assert_eq!(status, 200);
+    assert!(default.get("current_period_end").is_none(), "{default}");
+    let (status, refused) = update(Some("basil")).await;
+    assert_eq!(
+        (status, refused["error"]["type"].as_str()),
+        (400, Some("invalid_request_error"))
+    );
+}

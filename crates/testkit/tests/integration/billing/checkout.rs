@@ -83,6 +83,10 @@ async fn checkout_asks_for_the_plans_price_and_the_billable_products(backend: Ba
             .header("idempotency-key")
             .is_some_and(|key| !key.is_empty())
     );
+    // Every call pins the API version rather than taking the account's default.
+    for request in &requests {
+        assert_eq!(request.header("stripe-version"), Some("2025-03-31.basil"));
+    }
     let form = session_request.form();
     assert_eq!(form_value(&form, "mode").as_deref(), Some("subscription"));
     assert_eq!(form_value(&form, "customer"), Some(customers[0].id.clone()));

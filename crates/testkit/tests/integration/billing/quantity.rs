@@ -65,6 +65,12 @@ async fn quantity_follows_products_past_their_free_days(backend: Backend) {
             .header("idempotency-key")
             .is_some_and(|key| !key.is_empty())
     );
+    // The pinned API version, never the account's default: the item's shape is basil's.
+    assert_eq!(
+        update.header("stripe-version"),
+        Some(payback_connectors::billing::API_VERSION)
+    );
+    assert_eq!(payback_connectors::billing::API_VERSION, "2025-03-31.basil");
     // Unchanged: another pass writes nothing.
     job_pass(app).await;
     assert_eq!(item_updates(), 1);

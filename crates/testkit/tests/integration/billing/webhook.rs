@@ -185,7 +185,35 @@ async fn without_a_webhook_secret_the_webhook_answers_503(backend: Backend) {
     );
 }
 
+/// An endpoint created on a version before 2025-03-31.basil gets the period on the
+/// subscription rather than on its items; the plan's period end is read from either place.
+async fn an_event_rendered_before_basil_carries_the_period_on_the_subscription(backend: Backend) {
+    let billed = billed(backend).await;
+    let (app, stripe) = (&billed.app, &billed.stripe);
+    let owner = app.signup_verified("founder@example.com").await;
+    let session = checkout(&billed, &owner, "indie").await;
+    let subscription = stripe.complete_checkout(&session);
+    let period_end = stripe.subscription(&subscription).current_period_end;
+    let object = stripe.subscription_json_before_basil(&subscription);
+    assert_eq!(object["current_period_end"], period_end);
+    assert!(
+        object["items"]["data"][0]
+            .get("current_period_end")
+            .is_none()
+    );
+    let now = now_secs(app);
+    let event = FakeStripeBilling::event("evt_old", "customer.subscription.created", now, object);
+    deliver(app, &event).await;
+    let active = state_of(&summary(app, &owner.token).await);
+    assert_eq!(active["plan_status"], "active");
+    assert_eq!(
+        active["plan_period_end"],
+        payback_domain::Timestamp::from_millis(period_end * 1_000).to_rfc3339()
+    );
+}
+
 per_backend!(
     webhook_events_move_the_plan_once_and_in_order,
-    without_a_webhook_secret_the_webhook_answers_503
+    without_a_webhook_secret_the_webhook_answers_503,
+    an_event_rendered_before_basil_carries_the_period_on_the_subscription,
 );
