@@ -4,8 +4,8 @@
 //! on demand (every request costs the customer API units).
 
 use axum::extract::{Path, State};
+use payback_connectors::ConnectorError;
 use payback_connectors::seo_b::{DEFAULT_API_BASE_URL, SeoBConfig, SeoBSource};
-use payback_connectors::{ConnectorError, Source};
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
 use payback_store::products::ProductRow;
@@ -23,7 +23,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 const KIND: ConnectionKind = ConnectionKind::SeoB;
@@ -125,25 +125,20 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<SeoBRequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let key = body.api_key.expose().trim();
     // DNS names are case-insensitive; one spelling keeps the config and the reads alike.
     let domain = body.domain.to_ascii_lowercase();
     let mut config = SeoBConfig::new(key.to_owned(), domain.clone());
     config.api_base_url = origin(&state);
-    SeoBSource::new(state.http.clone(), config)
-        .test()
-        .await
-        .map_err(refused)?;
     let keyed = Keyed {
         kind: KIND,
         secret: json!({ "api_key": key }),
         config: json!({ "domain": domain }),
         audit: json!({ "domain": domain }),
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    let proven = key_connect::prove(SeoBSource::new(state.http.clone(), config), refused, keyed);
+    let connected = key_connect::connect(&state, &caller, &slug, proven).await?;
+    Ok(Json(connected))
 }
 
 /// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.

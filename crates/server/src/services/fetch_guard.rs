@@ -2,29 +2,29 @@
 //! detect integrations on): the tenant must not make the API host reach its neighbours (cloud
 //! metadata at 169.254.169.254, an admin port on loopback, the private network).
 //!
-//! Every hop is checked by `host_guard`'s address rules (one rule set for database hosts and
-//! fetched URLs): the host is resolved once, every address checked (loopback, private,
-//! link-local, IPv4-mapped, unspecified and the other non-public ranges refused), and the
-//! request is sent to exactly those addresses (`resolve_to_addrs`), never to a second lookup of
-//! the name, so DNS cannot answer the check one address and the connection another (rebinding).
-//! Redirects are followed here, not by the HTTP client, each hop checked the same way, at most
-//! [`MAX_REDIRECTS`]. The whole fetch takes at most [`FETCH_TIMEOUT`] and reads at most
-//! [`MAX_BODY_BYTES`] of the body (the rest is never read). Refusals and failures are 400
-//! naming the caller's field (`url`, `host`) and the host as it was given, before anything is
-//! sent to a refused address. `PAYBACK_ALLOW_PRIVATE_FETCH_HOSTS=true` lifts the address rule
-//! only (tests, self-hosted setups); a name that does not resolve is refused always.
+//! Every hop is checked by [`OriginGuard`] (`tenant_origin.rs`, the one rule for any origin a
+//! tenant gave, PostHog's `host` included): the host resolved once, every address checked by
+//! `host_guard`'s rules, and the request sent to exactly those addresses, never to a second
+//! lookup of the name (rebinding). Redirects are followed here, not by the HTTP client, each
+//! hop checked the same way, at most [`MAX_REDIRECTS`]. The whole fetch takes at most
+//! [`FETCH_TIMEOUT`] and reads at most [`MAX_BODY_BYTES`] of the body (the rest is never read).
+//! Refusals and failures are 400 naming the caller's field (`url`, `host`) and the host as it
+//! was given, before anything is sent to a refused address.
+//! `PAYBACK_ALLOW_PRIVATE_FETCH_HOSTS=true` lifts the address rule only (tests, self-hosted
+//! setups); a name that does not resolve is refused always.
 
-use std::net::{IpAddr, SocketAddr};
+mod tenant_origin;
+
 use std::time::Duration;
 
 use reqwest::Url;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
-use reqwest::redirect::Policy;
 use reqwest::{Response, StatusCode};
 
 use crate::error::{ApiError, ApiResult};
-use crate::services::host_guard::{self, Refusal};
 use crate::state::AppState;
+
+pub use tenant_origin::{Hop, OriginGuard};
 
 /// Redirects followed before the fetch gives up.
 pub const MAX_REDIRECTS: usize = 5;
@@ -56,8 +56,8 @@ impl FetchedPage {
 
 /// Fetches `url` (http or https) through the guard; errors are 400 naming `field`.
 pub async fn fetch_page(state: &AppState, url: &str, field: &str) -> ApiResult<FetchedPage> {
-    let allow_private = state.config.allow_private_fetch_hosts;
-    match tokio::time::timeout(FETCH_TIMEOUT, follow(url, field, allow_private)).await {
+    let guard = OriginGuard::new(state);
+    match tokio::time::timeout(FETCH_TIMEOUT, follow(&guard, url, field)).await {
         Ok(result) => result,
         Err(_) => Err(refused(
             field,
@@ -85,11 +85,16 @@ fn refused(field: &str, message: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(format!("{field}: {message}"))
 }
 
-async fn follow(url: &str, field: &str, allow_private: bool) -> ApiResult<FetchedPage> {
+async fn follow(guard: &OriginGuard<'_>, url: &str, field: &str) -> ApiResult<FetchedPage> {
     let mut current = parse_web_url(url).map_err(|message| refused(field, message))?;
     let mut redirects = 0;
     loop {
-        let response = send(&current, field, allow_private, redirects > 0).await?;
+        let hop = if redirects > 0 {
+            Hop::Redirected
+        } else {
+            Hop::Given
+        };
+        let response = send(guard, &current, field, hop).await?;
         let status = response.status();
         let location = response
             .headers()
@@ -122,46 +127,8 @@ fn is_redirect(status: StatusCode) -> bool {
 }
 
 /// Checks the URL's host and sends one GET to the addresses checked.
-async fn send(
-    url: &Url,
-    field: &str,
-    allow_private: bool,
-    redirected: bool,
-) -> ApiResult<Response> {
-    let given = url.host_str().unwrap_or_default();
-    let hop = if redirected {
-        "redirects to host"
-    } else {
-        "host"
-    };
-    let port = url.port_or_known_default().unwrap_or(80);
-    // IPv6 literals come bracketed; an IP literal is dialed as it is, a name at the addresses
-    // checked.
-    let name = given.trim_start_matches('[').trim_end_matches(']');
-    let literal = name.parse::<IpAddr>().ok();
-    let addresses = host_guard::resolve(name, port, allow_private)
-        .await
-        .map_err(|refusal| {
-            let reason = match refusal {
-                Refusal::Unresolved => "does not resolve",
-                Refusal::Private => {
-                    "is a loopback, private or link-local address; only public addresses are fetched"
-                }
-            };
-            refused(field, format!("{hop} `{given}` {reason}"))
-        })?;
-    let mut client = reqwest::Client::builder()
-        .redirect(Policy::none())
-        .timeout(FETCH_TIMEOUT)
-        .user_agent(concat!("payback/", env!("CARGO_PKG_VERSION")));
-    if literal.is_none() {
-        let sockets: Vec<SocketAddr> = addresses
-            .iter()
-            .map(|ip| SocketAddr::new(*ip, port))
-            .collect();
-        client = client.resolve_to_addrs(name, &sockets);
-    }
-    let client = client.build().map_err(ApiError::internal)?;
+async fn send(guard: &OriginGuard<'_>, url: &Url, field: &str, hop: Hop) -> ApiResult<Response> {
+    let client = guard.client(url, field, hop).await?;
     client
         .get(url.clone())
         .header(ACCEPT, "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
@@ -170,11 +137,12 @@ async fn send(
         .map_err(|err| {
             let err = err.without_url();
             let why = if err.is_timeout() {
-                "did not answer in time".to_owned()
+                "did not answer in time"
             } else {
-                "could not be reached".to_owned()
+                "could not be reached"
             };
-            refused(field, format!("{hop} `{given}` {why}"))
+            let given = url.host_str().unwrap_or_default();
+            refused(field, format!("{} `{given}` {why}", hop.words()))
         })
 }
 

@@ -1,8 +1,11 @@
-//! What every connect with a pasted key shares: the key sealed and stored with its connection
-//! and history event in one transaction, and a vendor's refusal of the key turned into an
-//! answer naming the field at fault.
+//! What every connect with a pasted key shares: the steps in their order ([`connect`]: the
+//! vault, the caller's product, the kind's proof of the key, the store), the key sealed and
+//! stored with its connection and history event in one transaction, and a vendor's refusal of
+//! the key turned into an answer naming the field at fault.
 
-use payback_connectors::ConnectorError;
+use std::future::Future;
+
+use payback_connectors::{ConnectorError, Source};
 use payback_domain::connection::{ConnectionKind, ConnectionStatus};
 use payback_store::connections::{self as store, NewConnection};
 use payback_store::products::ProductRow;
@@ -12,7 +15,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
-use crate::services::{audit, source_config};
+use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
 /// A keyed connect's answer.
@@ -41,6 +44,37 @@ pub struct Keyed {
     pub config: Value,
     /// The history event's payload; `connection_id` and `kind` are added.
     pub audit: Value,
+}
+
+/// A connect with a pasted key, in the order every keyed kind answers: 503 without
+/// `PAYBACK_SECRET_KEY` and 404 for a product the caller cannot see, both before the body's
+/// settings are read further or anything is sent; then `proven`, the kind's check of the key
+/// with the vendor (which maps the vendor's refusals, may spend a budget first: replay_a's
+/// daily requests, and answers what to store); then that connection stored ([`store_keyed`]).
+/// `proven` is a future, so none of it runs until the product is found.
+pub async fn connect(
+    state: &AppState,
+    caller: &Caller,
+    slug: &str,
+    proven: impl Future<Output = ApiResult<Keyed>>,
+) -> ApiResult<Connected> {
+    source_config::vault(state)?;
+    let product = products::find(state, caller.scope()?, slug).await?;
+    let keyed = proven.await?;
+    let connection_id = store_keyed(state, caller, &product, keyed).await?;
+    Ok(Connected::new(connection_id))
+}
+
+/// The usual proof of a key: one `test` of the kind's source (whatever that source does first,
+/// such as taking from a budget, included), its refusal mapped by `refused`; `keyed` once it
+/// passes.
+pub async fn prove(
+    source: impl Source,
+    refused: impl FnOnce(ConnectorError) -> ApiError,
+    keyed: Keyed,
+) -> ApiResult<Keyed> {
+    source.test().await.map_err(refused)?;
+    Ok(keyed)
 }
 
 /// Seals the secret and writes the connection (replacing the product's connection of that kind

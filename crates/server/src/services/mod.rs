@@ -20,6 +20,7 @@ pub mod databases;
 pub mod demand;
 pub mod detect;
 pub mod distribution;
+pub mod event_maps;
 pub mod exports;
 pub mod fetch_guard;
 pub mod funnel;

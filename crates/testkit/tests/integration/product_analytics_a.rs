@@ -172,6 +172,17 @@ async fn connect_refusals_name_their_field(backend: Backend) {
         );
         answers.push(refused.to_string());
     }
+    // The fetch guard's one rule for tenant origins, in its words: the host as given.
+    app.post(
+        PATH,
+        Some(&key),
+        json!({ "api_key": KEY, "project_id": PROJECT, "host": "http://169.254.169.254" }),
+    )
+    .await
+    .expect_error(
+        400,
+        "host: host `169.254.169.254` is a loopback, private or link-local address",
+    );
     assert!(posthog.requests().is_empty(), "{:?}", posthog.requests());
     for (body, words) in [
         (
@@ -283,6 +294,17 @@ async fn a_run_lands_sessions_stages_and_friction(backend: Backend) {
             "{body} -> {refused}"
         );
     }
+    // The event-map check shared with analytics_a, with PostHog's field and free-text names.
+    app.post(
+        &maps_path,
+        Some(&key),
+        json!({ "event_maps": [{ "event": "signed\u{7}up", "stage": "signup" }] }),
+    )
+    .await
+    .expect_error(
+        400,
+        "event_maps[0].event: `signed\u{7}up` is not a PostHog event name (no control characters",
+    );
     let stranger = app.signup_verified("stranger@example.com").await;
     let stranger_key = app.api_key(&stranger).await;
     app.post(&maps_path, Some(&stranger_key), json!({ "event_maps": [] }))
@@ -444,8 +466,131 @@ async fn a_tenant_host_is_used_when_private_hosts_are_allowed(backend: Backend) 
     );
 }
 
+/// Connects with [`KEY`] to the fake and runs the due syncs once; answers the app, the
+/// connection's row after the run and the founder's API key.
+async fn connect_and_run(backend: Backend, posthog: &FakePostHog) -> (TestApp, Value, String) {
+    let app = spawn_with(backend, posthog.base_url(), false).await;
+    let (owner, key) = founder(&app).await;
+    app.post(
+        PATH,
+        Some(&key),
+        json!({ "api_key": KEY, "project_id": PROJECT }),
+    )
+    .await
+    .expect(200);
+    payback_server::services::sync::run_due(&app.state, app.clock.now())
+        .await
+        .unwrap();
+    let row = listed_connection(&app, &owner.token, "product_analytics_a")
+        .await
+        .unwrap();
+    (app, row, key)
+}
+
+/// PostHog answers 100 rows to a statement without `LIMIT` and clamps a larger `LIMIT`
+/// (posthog.com/docs/api/queries): every statement sets its own and the run pages on
+/// `hasMore`, so the sessions land whole; a throttle's short `Retry-After` is waited out.
+async fn a_run_pages_its_queries_and_waits_out_a_short_throttle(backend: Backend) {
+    let posthog = FakePostHog::spawn().await;
+    seed(&posthog);
+    posthog.cap_query_rows(3);
+    posthog.throttle_next("/query/", 1, 1);
+    let (app, row, _) = connect_and_run(backend, &posthog).await;
+    assert_eq!(row["last_error"], Value::Null, "{row}");
+
+    let queries = posthog.requests_to("/query/");
+    // The throttled request, then its retry: the same statement twice.
+    assert_eq!(queries[0].json(), queries[1].json());
+    let mut offsets = Vec::new();
+    for query in &queries {
+        let statement = query.json()["query"]["query"].as_str().unwrap().to_owned();
+        let (_, tail) = statement.rsplit_once(" LIMIT ").expect("an explicit LIMIT");
+        let (limit, offset) = tail.split_once(" OFFSET ").expect("an OFFSET");
+        assert_eq!(limit, "10000", "{statement}");
+        offsets.push(offset.parse::<usize>().unwrap());
+    }
+    assert!(offsets.contains(&3) && offsets.contains(&6), "{offsets:?}");
+
+    let mut want: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let paths = ["/pricing", "/pricing/", "/blog/post-1", "/"];
+    for n in 0..40_i64 {
+        *want
+            .entry((
+                at(1 + n % 5, n % 20).day(),
+                landing_path(paths[(n % 4) as usize]),
+            ))
+            .or_default() += 1.0;
+    }
+    let got: Vec<(String, String, f64)> = app
+        .sql_rows(
+            "SELECT day, dimension, value FROM snapshots WHERE kind = 'product_analytics_a' \
+             AND metric = 'landing_sessions'",
+            &[],
+        )
+        .await;
+    let got: BTreeMap<(String, String), f64> =
+        got.into_iter().map(|(d, p, v)| ((d, p), v)).collect();
+    assert!(want.len() > 3, "more rows than one page");
+    assert_eq!(got, want);
+}
+
+/// A throttle asking for longer than a run waits (the HogQL API's hourly quota) fails the call
+/// at once, saying how long, with no retry spent on it.
+async fn a_long_retry_after_fails_at_once(backend: Backend) {
+    let posthog = FakePostHog::spawn().await;
+    seed(&posthog);
+    let (app, _, key) = connect_and_run(backend, &posthog).await;
+    let before = posthog.requests().len();
+    posthog.throttle_next(&format!("/api/projects/{PROJECT}/"), 1, 3600);
+    let tested = app
+        .post(&format!("{PATH}/test"), Some(&key), json!({}))
+        .await
+        .expect(200)
+        .clone();
+    assert_eq!(tested["ok"], false, "{tested}");
+    assert!(
+        tested["detail"].as_str().unwrap().contains("3600"),
+        "{tested}"
+    );
+    assert_eq!(posthog.requests().len(), before + 1, "no retry");
+}
+
+/// PostHog's server lists recordings as `{results, has_next}` with no `next` URL (its API
+/// reference shows `{count, next, previous, results}`): the run asks the next `offset`.
+async fn recordings_page_by_offset_when_the_server_answers_has_next(backend: Backend) {
+    let posthog = FakePostHog::spawn().await;
+    seed(&posthog);
+    posthog.list_recordings_as_the_server_does();
+    for n in 0..130_i64 {
+        posthog.add_recording(Recording {
+            id: format!("r{n}"),
+            start_time: at(2, 1).plus_millis(n * 60_000),
+            recording_duration: 10,
+            start_url: "https://shop.example/pricing".to_owned(),
+            console_error_count: 0,
+        });
+    }
+    let (app, row, _) = connect_and_run(backend, &posthog).await;
+    assert_eq!(row["last_error"], Value::Null, "{row}");
+    let pages = posthog.requests_to("/session_recordings");
+    let offsets: Vec<Option<String>> = pages.iter().map(|page| page.param("offset")).collect();
+    assert_eq!(offsets, vec![None, Some("100".to_owned())]);
+    let stored: Vec<(String,)> = app
+        .sql_rows(
+            "SELECT dimension FROM snapshots WHERE kind = 'product_analytics_a' \
+             AND metric = 'recording'",
+            &[],
+        )
+        .await;
+    // The seed's 7 and these 130, each once.
+    assert_eq!(stored.len(), 137);
+}
+
 per_backend!(
     connect_refusals_name_their_field,
     a_run_lands_sessions_stages_and_friction,
     a_tenant_host_is_used_when_private_hosts_are_allowed,
+    a_run_pages_its_queries_and_waits_out_a_short_throttle,
+    a_long_retry_after_fails_at_once,
+    recordings_page_by_offset_when_the_server_answers_has_next,
 );

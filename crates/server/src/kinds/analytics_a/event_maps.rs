@@ -1,22 +1,38 @@
 //! `POST /products/{slug}/connections/analytics-a/event-maps`: which GA4 events count as which
 //! funnel stage. The maps replace the connection's maps (stored in its `event_maps`, as a
 //! database connection's are), and the connection is due at once so the next run reads them.
+//! Checked and stored by `services::event_maps`, with GA4's rules ([`RULES`]).
 
 use axum::extract::{Path, State};
-use payback_connectors::analytics_a::{self as connector, EventNameMap};
-use payback_domain::Stage;
-use payback_store::connections as store;
+use payback_connectors::analytics_a::EventNameMap;
+use payback_connectors::analytics_a::event_maps::{MAX_EVENT_NAME_CHARS, MAX_MAPS, SESSION_STAGES};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
 use super::KIND;
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json};
-use crate::openapi::rule::{At, Rule, words};
+use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
-use crate::services::{audit, products};
+use crate::services::event_maps::{self, EventMapRules};
 use crate::state::AppState;
+
+/// GA4's event names: letters, digits and `_`, at most 40 characters; `visit` and `engaged`
+/// are the property's sessions, so no event feeds them.
+const RULES: EventMapRules = EventMapRules {
+    request_schema: "AnalyticsEventMapsRequest",
+    map_schema: "AnalyticsEventMap",
+    name_field: "event_name",
+    name_is: "a GA4 event name",
+    max_maps: MAX_MAPS,
+    max_name_chars: MAX_EVENT_NAME_CHARS,
+    name_char: |c| c.is_ascii_alphanumeric() || c == '_',
+    name_chars_words: "letters, digits and `_`",
+    name_pattern: Some("^[A-Za-z0-9_]+$"),
+    refused_stages: &SESSION_STAGES,
+    refused_because: "is counted from the property's sessions; map events to a later stage",
+};
 
 /// One GA4 event counted as one stage.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -58,18 +74,25 @@ pub async fn replace(
     Path(slug): Path<String>,
     Json(body): Json<AnalyticsEventMapsRequest>,
 ) -> ApiResult<Json<AnalyticsEventMapsSaved>> {
-    let maps = body
-        .event_maps
+    // The body's shape first, as every route checks it before it reads the product.
+    let maps = event_maps::check(
+        &RULES,
+        body.event_maps
+            .into_iter()
+            .map(|map| (map.event_name, map.stage)),
+    )?;
+    // Stored as the connector reads them.
+    let stored: Vec<EventNameMap> = maps
         .into_iter()
         .map(|map| EventNameMap {
-            event_name: map.event_name,
-            stage: map.stage,
+            event_name: map.name,
+            stage: map.stage.as_str().to_owned(),
         })
         .collect();
-    let saved = replace_maps(&state, &caller, &slug, maps).await?;
+    event_maps::replace(&state, &caller, &slug, KIND, &json!(stored)).await?;
     Ok(Json(AnalyticsEventMapsSaved {
         ok: true,
-        event_maps: saved
+        event_maps: stored
             .into_iter()
             .map(|map| AnalyticsEventMap {
                 event_name: map.event_name,
@@ -79,64 +102,7 @@ pub async fn replace(
     }))
 }
 
-/// Checks and stores the maps with the audit event, in one transaction.
-async fn replace_maps(
-    state: &AppState,
-    caller: &Caller,
-    slug: &str,
-    maps: Vec<EventNameMap>,
-) -> ApiResult<Vec<EventNameMap>> {
-    // The body's shape first, as every route checks it before it reads the product.
-    let maps = connector::check_event_maps(maps).map_err(ApiError::bad_request)?;
-    let product = products::find(state, caller.scope()?, slug).await?;
-    let not_found = || {
-        ApiError::NotFound(format!(
-            "no {} connection for this product",
-            KIND.path_word()
-        ))
-    };
-    let now = state.clock.now();
-    let mut tx = state.store.begin().await?;
-    let row = store::find_locked(&mut tx, &product.id, KIND.as_str())
-        .await?
-        .ok_or_else(not_found)?;
-    store::set_event_maps(&mut tx, &row.id, &json!(maps).to_string(), None, now).await?;
-    let payload = json!({ "connection_id": row.id, "kind": KIND.as_str(), "event_maps": maps });
-    audit::record_product(
-        &mut tx,
-        &caller.actor(),
-        &product,
-        "connection.event_maps",
-        payload,
-        now,
-    )
-    .await?;
-    tx.commit().await?;
-    Ok(maps)
-}
-
 /// What the server checks of the maps' body, for the OpenAPI document.
 pub fn rules() -> Vec<(At, Vec<Rule>)> {
-    vec![
-        (
-            At::Field("AnalyticsEventMapsRequest", "event_maps"),
-            vec![Rule::Items(0, connector::event_maps::MAX_MAPS)],
-        ),
-        (
-            At::Field("AnalyticsEventMap", "event_name"),
-            vec![
-                Rule::Chars(1, connector::event_maps::MAX_EVENT_NAME_CHARS),
-                Rule::Pattern("^[A-Za-z0-9_]+$".to_owned()),
-            ],
-        ),
-        (
-            At::Field("AnalyticsEventMap", "stage"),
-            vec![words(
-                Stage::ALL
-                    .iter()
-                    .filter(|stage| !connector::event_maps::SESSION_STAGES.contains(stage))
-                    .map(|stage| stage.as_str()),
-            )],
-        ),
-    ]
+    event_maps::openapi_rules(&RULES)
 }

@@ -2,24 +2,39 @@
 //! count as which funnel stage, `{event, stage}` each. The maps replace the connection's maps
 //! (stored in its `event_maps`, as the database and web-analytics kinds store theirs), and the
 //! connection is due at once so the next run reads them; the stage rows runs write stay after
-//! a disconnect.
+//! a disconnect. Checked and stored by `services::event_maps`, with PostHog's rules
+//! ([`RULES`]).
 
 use axum::extract::{Path, State};
+use payback_connectors::product_analytics_a::EventMap;
 use payback_connectors::product_analytics_a::event_maps::{MAX_EVENT_CHARS, MAX_MAPS};
-use payback_connectors::product_analytics_a::{EventMap, check_event_maps};
-use payback_domain::Stage;
-use payback_store::connections as store;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
 
 use super::KIND;
-use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Caller, Json};
-use crate::openapi::rule::{At, Rule, words};
+use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
-use crate::services::{audit, products};
+use crate::services::event_maps::{self, EventMapRules};
 use crate::state::AppState;
+
+/// PostHog's event names are free text (`$pageview`, `signed up`) without control characters,
+/// at most 200 here; every stage may be fed.
+const RULES: EventMapRules = EventMapRules {
+    request_schema: "ProductEventMapsRequest",
+    map_schema: "ProductEventMap",
+    name_field: "event",
+    name_is: "a PostHog event name",
+    max_maps: MAX_MAPS,
+    max_name_chars: MAX_EVENT_CHARS,
+    name_char: |c| !c.is_control(),
+    name_chars_words: "no control characters",
+    name_pattern: None,
+    refused_stages: &[],
+    refused_because: "",
+};
 
 /// One PostHog event counted as one stage.
 #[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
@@ -61,42 +76,25 @@ pub async fn replace(
     Path(slug): Path<String>,
     Json(body): Json<ProductEventMapsRequest>,
 ) -> ApiResult<Json<ProductEventMapsSaved>> {
-    let maps = body
-        .event_maps
+    // The maps' shape is checked first: a bad body is 400 whichever product it names.
+    let maps = event_maps::check(
+        &RULES,
+        body.event_maps
+            .into_iter()
+            .map(|map| (map.event, map.stage)),
+    )?;
+    // Stored as the connector reads them.
+    let stored: Vec<EventMap> = maps
         .into_iter()
         .map(|map| EventMap {
-            event: map.event,
-            stage: map.stage,
+            event: map.name,
+            stage: map.stage.as_str().to_owned(),
         })
         .collect();
-    // The maps' shape is checked first: a bad body is 400 whichever product it names.
-    let maps = check_event_maps(maps).map_err(ApiError::bad_request)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
-    let now = state.clock.now();
-    let mut tx = state.store.begin().await?;
-    let row = store::find_locked(&mut tx, &product.id, KIND.as_str())
-        .await?
-        .ok_or_else(|| {
-            ApiError::NotFound(format!(
-                "no {} connection for this product",
-                KIND.path_word()
-            ))
-        })?;
-    store::set_event_maps(&mut tx, &row.id, &json!(maps).to_string(), None, now).await?;
-    let payload = json!({ "connection_id": row.id, "kind": KIND.as_str(), "event_maps": maps });
-    audit::record_product(
-        &mut tx,
-        &caller.actor(),
-        &product,
-        "connection.event_maps",
-        payload,
-        now,
-    )
-    .await?;
-    tx.commit().await?;
+    event_maps::replace(&state, &caller, &slug, KIND, &json!(stored)).await?;
     Ok(Json(ProductEventMapsSaved {
         ok: true,
-        event_maps: maps
+        event_maps: stored
             .into_iter()
             .map(|map| ProductEventMap {
                 event: map.event,
@@ -108,18 +106,5 @@ pub async fn replace(
 
 /// What the server checks of the maps' body, for the OpenAPI document.
 pub fn rules() -> Vec<(At, Vec<Rule>)> {
-    vec![
-        (
-            At::Field("ProductEventMapsRequest", "event_maps"),
-            vec![Rule::Items(0, MAX_MAPS)],
-        ),
-        (
-            At::Field("ProductEventMap", "event"),
-            vec![Rule::Chars(1, MAX_EVENT_CHARS)],
-        ),
-        (
-            At::Field("ProductEventMap", "stage"),
-            vec![words(Stage::ALL.iter().map(|stage| stage.as_str()))],
-        ),
-    ]
+    event_maps::openapi_rules(&RULES)
 }

@@ -1,26 +1,29 @@
 //! PostHog's `host`: the origin a tenant names (EU cloud, a self-hosted instance) is a URL the
-//! server will call with the tenant's key, so it passes the fetch guard's address rule
-//! (`services::host_guard`, the one rule set the fetch guard applies: loopback, private,
-//! link-local and IPv4-mapped addresses refused unless `PAYBACK_ALLOW_PRIVATE_FETCH_HOSTS=true`)
-//! before anything is sent, at connect and again before every run (DNS can change), and the
-//! run's client dials exactly the addresses checked. The operator's origin
-//! (`PAYBACK_PRODUCT_ANALYTICS_A_API_URL`, else PostHog's US cloud) is exempt: it is not the
-//! tenant's.
+//! server will call with the tenant's key, so it passes the fetch guard's rule for tenant
+//! origins (`fetch_guard::OriginGuard`: loopback, private, link-local and IPv4-mapped addresses
+//! refused unless `PAYBACK_ALLOW_PRIVATE_FETCH_HOSTS=true`) before anything is sent, at connect
+//! and again before every run (DNS can change), and the run's client dials exactly the
+//! addresses checked. The operator's origin (`PAYBACK_PRODUCT_ANALYTICS_A_API_URL`, else
+//! PostHog's US cloud) is exempt: it is not the tenant's.
 
-use std::net::SocketAddr;
-use std::time::Duration;
-
+use payback_connectors::product_analytics_a::DEFAULT_API_BASE_URL;
 use reqwest::Url;
 
+use super::KIND;
 use crate::error::{ApiError, ApiResult};
-use crate::services::host_guard::{self, Refusal};
+use crate::services::fetch_guard::{Hop, OriginGuard};
+use crate::services::source_config;
 use crate::state::AppState;
 
 /// The longest `host`, in characters.
 pub const HOST_MAX_CHARS: usize = 2048;
 
-/// A hung connection must not hold a run forever (the connector also bounds each request).
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The operator's PostHog origin: `PAYBACK_PRODUCT_ANALYTICS_A_API_URL`, else the US cloud.
+pub fn operator_origin(state: &AppState) -> String {
+    source_config::vendor_origin(state, KIND, DEFAULT_API_BASE_URL)
+        .trim_end_matches('/')
+        .to_owned()
+}
 
 /// `host` as an origin (`https://eu.posthog.com`, no trailing `/`), or 400 naming `host`: an
 /// http(s) URL with a host and nothing after it but `/`.
@@ -54,35 +57,11 @@ pub async fn client_for(
     origin: &str,
     operator_origin: &str,
 ) -> ApiResult<reqwest::Client> {
-    if origin == operator_origin.trim_end_matches('/') {
-        return Ok(state.http.clone());
-    }
     let url = Url::parse(origin).map_err(|_| ApiError::bad_request("host: must be an origin"))?;
-    let given = url.host_str().unwrap_or_default();
-    let name = given.trim_start_matches('[').trim_end_matches(']');
-    let port = url.port_or_known_default().unwrap_or(443);
-    let addresses = host_guard::resolve(name, port, state.config.allow_private_fetch_hosts)
+    OriginGuard::new(state)
+        .exempting(operator_origin)
+        .client(&url, "host", Hop::Given)
         .await
-        .map_err(|refusal| {
-            let why = match refusal {
-                Refusal::Unresolved => "does not resolve",
-                Refusal::Private => {
-                    "is a loopback, private or link-local address; only public hosts are called"
-                }
-            };
-            ApiError::bad_request(format!("host: `{given}` {why}"))
-        })?;
-    let sockets: Vec<SocketAddr> = addresses
-        .iter()
-        .map(|ip| SocketAddr::new(*ip, port))
-        .collect();
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(CONNECT_TIMEOUT)
-        .resolve_to_addrs(name, &sockets)
-        .user_agent(concat!("payback/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(ApiError::internal)
 }
 
 #[cfg(test)]

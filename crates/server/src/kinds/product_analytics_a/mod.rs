@@ -10,9 +10,8 @@ mod event_maps;
 pub mod host;
 
 use axum::extract::{Path, State};
-use payback_connectors::Source;
 use payback_connectors::product_analytics_a::{
-    DEFAULT_API_BASE_URL, EventMap, ProductAnalyticsAConfig, ProductAnalyticsASource,
+    EventMap, ProductAnalyticsAConfig, ProductAnalyticsASource,
 };
 use payback_domain::connection::ConnectionKind;
 use payback_store::connections::ConnectionRow;
@@ -31,7 +30,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 pub(crate) const KIND: ConnectionKind = ConnectionKind::ProductAnalyticsA;
@@ -77,13 +76,6 @@ fn rules() -> Vec<(At, Vec<Rule>)> {
     rules
 }
 
-/// The operator's PostHog origin: `PAYBACK_PRODUCT_ANALYTICS_A_API_URL`, else the US cloud.
-fn operator_origin(state: &AppState) -> String {
-    source_config::vendor_origin(state, KIND, DEFAULT_API_BASE_URL)
-        .trim_end_matches('/')
-        .to_owned()
-}
-
 #[derive(Debug, Deserialize, ToSchema, garde::Validate)]
 #[serde(deny_unknown_fields)]
 #[schema(examples(json!({ "api_key": "phx_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH", "project_id": "12345" })))]
@@ -126,31 +118,23 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<ProductAnalyticsARequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let key = body.api_key.expose().trim();
     let project_id = body.project_id.trim().to_owned();
-    let host = body.host.as_deref().map(host::origin_of).transpose()?;
-    let source = source(
-        &state,
-        key.to_owned(),
-        project_id.clone(),
-        host.clone(),
-        Vec::new(),
-    )
-    .await?;
-    source
-        .test()
-        .await
-        .map_err(|err| key_connect::key_refused(err, "api_key", "PostHog"))?;
-    let keyed = Keyed {
-        kind: KIND,
-        secret: json!({ "api_key": key }),
-        config: json!({ "project_id": project_id, "host": host }),
-        audit: json!({ "project_id": project_id, "host": host }),
+    // The host is read (and its addresses checked) once the product is found.
+    let proven = async {
+        let host = body.host.as_deref().map(host::origin_of).transpose()?;
+        let keyed = Keyed {
+            kind: KIND,
+            secret: json!({ "api_key": key }),
+            config: json!({ "project_id": project_id, "host": host }),
+            audit: json!({ "project_id": project_id, "host": host }),
+        };
+        let source = source(&state, key.to_owned(), project_id.clone(), host, Vec::new()).await?;
+        let refused = |err| key_connect::key_refused(err, "api_key", "PostHog");
+        key_connect::prove(source, refused, keyed).await
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    let connected = key_connect::connect(&state, &caller, &slug, proven).await?;
+    Ok(Json(connected))
 }
 
 /// A source for `host` (the operator's origin when none), its client checked and pinned.
@@ -161,7 +145,7 @@ async fn source(
     host: Option<String>,
     event_maps: Vec<EventMap>,
 ) -> ApiResult<ProductAnalyticsASource> {
-    let operator = operator_origin(state);
+    let operator = host::operator_origin(state);
     let origin = host.unwrap_or_else(|| operator.clone());
     let http = host::client_for(state, &origin, &operator).await?;
     let mut config = ProductAnalyticsAConfig::new(api_key, project_id, origin);
@@ -186,7 +170,9 @@ pub struct Settings {
 impl Settings {
     /// The origin the connection reads and links to.
     pub fn origin(&self, state: &AppState) -> String {
-        self.host.clone().unwrap_or_else(|| operator_origin(state))
+        self.host
+            .clone()
+            .unwrap_or_else(|| host::operator_origin(state))
     }
 }
 

@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use axum::extract::{Path, State};
 use payback_connectors::ConnectorError;
-use payback_connectors::Source;
 use payback_connectors::replay_a::{
     DAILY_REQUESTS, DEFAULT_API_BASE_URL, ReplayAConfig, ReplayASource,
 };
@@ -33,7 +32,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 pub use budget::Budgeted;
@@ -120,22 +119,22 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<ReplayARequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let token = body.api_token.expose().trim();
     let project_id = body.project_id.trim().to_owned();
-    budgeted(&state, token.to_owned(), project_id.clone())
-        .test()
-        .await
-        .map_err(|err| refused(&state, err))?;
     let keyed = Keyed {
         kind: KIND,
         secret: json!({ "api_token": token }),
         config: json!({ "project_id": project_id }),
         audit: json!({ "project_id": project_id }),
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    // The test takes one of the project's requests of the day before it is sent (`budget.rs`).
+    let proven = key_connect::prove(
+        budgeted(&state, token.to_owned(), project_id.clone()),
+        |err| refused(&state, err),
+        keyed,
+    );
+    let connected = key_connect::connect(&state, &caller, &slug, proven).await?;
+    Ok(Json(connected))
 }
 
 /// A refused token as a 400 naming `api_token`; a spent day as 429 until midnight UTC; 502
