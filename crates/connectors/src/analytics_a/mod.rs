@@ -24,7 +24,7 @@ mod source;
 mod wire;
 
 pub use crate::payments::RetryPolicy;
-pub use event_maps::{EventNameMap, check_event_maps};
+pub use event_maps::EventNameMap;
 pub use properties::{PropertyOption, list_properties};
 pub use source::AnalyticsASource;
 
@@ -77,8 +77,8 @@ pub struct AnalyticsAConfig {
     /// The chosen property's numeric id (`properties/{id}` in Google's resource names).
     pub property_id: String,
     pub auth: GoogleAuth,
-    /// Events whose daily counts become the volume of a stage (checked by
-    /// [`check_event_maps`]).
+    /// Events whose daily counts become the volume of a stage (checked by the server before
+    /// they are stored).
     pub event_maps: Vec<EventNameMap>,
     /// Rows a `runReport` page asks for (default [`ROW_LIMIT`]).
     pub row_limit: usize,

@@ -30,7 +30,7 @@ mod mapping;
 mod source;
 mod wire;
 
-pub use event_maps::{EventMap, check_event_maps};
+pub use event_maps::EventMap;
 pub use source::ProductAnalyticsASource;
 
 use std::fmt;
