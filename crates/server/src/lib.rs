@@ -9,8 +9,6 @@ pub mod body_limit;
 pub mod config;
 pub mod crypto;
 pub mod demo;
-pub mod demo_data;
-pub mod demo_demand;
 pub mod error;
 pub mod extract;
 pub mod input;

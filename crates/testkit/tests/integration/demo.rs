@@ -67,13 +67,23 @@ async fn export(app: &TestApp, key: &str, slug: &str, what: &str) -> Vec<BTreeMa
     parse(&reply.text)
 }
 
-/// Table row counts of one product, to compare before and after a rerun.
-async fn counts(app: &TestApp, product_id: &str) -> [i64; 4] {
-    let mut out = [0; 4];
-    for (slot, table) in ["events", "transactions", "spend_rows", "identity_profiles"]
-        .iter()
-        .enumerate()
-    {
+/// Table row counts of one product, to compare before and after a rerun: events and
+/// transactions first, then what the other areas' seeds wrote.
+const COUNTED: [&str; 9] = [
+    "events",
+    "transactions",
+    "spend_rows",
+    "identity_profiles",
+    "snapshots",
+    "landing_pages",
+    "landing_page_filters",
+    "landing_page_analyses",
+    "scorecard_manual_cells",
+];
+
+async fn counts(app: &TestApp, product_id: &str) -> [i64; COUNTED.len()] {
+    let mut out = [0; COUNTED.len()];
+    for (slot, table) in COUNTED.iter().enumerate() {
         let sql = format!("SELECT COUNT(*) FROM {table} WHERE product_id = $1");
         out[slot] = scalar(app, &sql, product_id).await;
     }
@@ -136,6 +146,234 @@ fn paid_visits_match_spend(
     visits.len()
 }
 
+/// The demand report's keyword gaps, from the rank tracker's latest check (today): the three
+/// tracked keywords a competitor outranks the product for, the one it ranks nowhere for first,
+/// then the widest gap; its own name, where it leads, is no gap.
+fn assert_gaps(slug: &str, demand: &Value, today: &str) {
+    let gaps: Vec<(String, Option<f64>, f64, String, i64)> = demand["gaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|gap| {
+            assert_eq!(gap["source"], "geo_a", "{slug}: {gap}");
+            assert_eq!(gap["as_of"], today, "{slug}: {gap}");
+            (
+                gap["keyword"].as_str().unwrap().to_owned(),
+                gap["position"].as_f64(),
+                gap["competitor_position"].as_f64().unwrap(),
+                gap["competitor"].as_str().unwrap().to_owned(),
+                gap["volume"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = vec![
+        (
+            "ad spend payback calculator".to_owned(),
+            None,
+            5.0,
+            "growthgauge.example".to_owned(),
+            2_700,
+        ),
+        (
+            "best tool for small teams".to_owned(),
+            Some(9.0),
+            3.0,
+            "teamtally.example".to_owned(),
+            9_000,
+        ),
+        (
+            format!("{slug} alternative"),
+            Some(4.0),
+            2.0,
+            "stackwise.example".to_owned(),
+            1_800,
+        ),
+    ];
+    assert_eq!(gaps, expected, "{slug}");
+}
+
+/// Friction per thousand first-party visits the demo's replay tool counted: (path, rage
+/// clicks, dead clicks, script errors).
+const FRICTION_PER_MILLE: [(&str, i64, i64, i64); 3] = [
+    ("/", 5, 20, 25),
+    ("/pricing", 60, 40, 10),
+    ("/features", 10, 50, 5),
+];
+
+/// The landing pages: four pages tracked by hand, each with the first-party visits of its path
+/// over the default 30 days, the blog excluded by the one filter, the home page's analysis,
+/// friction on the three busiest paths at their rates of those visits (none on the blog), and
+/// recordings of that friction, which a page's detail lists too.
+async fn assert_landing_pages(
+    app: &TestApp,
+    key: &str,
+    slug: &str,
+    product_id: &str,
+    cutoff: &str,
+) {
+    let list = app
+        .get(&format!("/products/{slug}/landing-pages"), Some(key))
+        .await
+        .expect(200)
+        .clone();
+    let pages = list["pages"].as_array().unwrap();
+    let paths: Vec<&str> = pages.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        ["/", "/pricing", "/features", "/blog/getting-started"],
+        "{slug}"
+    );
+    let filters = list["filters"].as_array().unwrap();
+    assert_eq!(filters.len(), 1, "{slug}");
+    assert_eq!(
+        (&filters[0]["pattern"], &filters[0]["enabled"]),
+        (&json!("/blog"), &json!(true))
+    );
+    let sql = "SELECT CAST(COALESCE(SUM(visits), 0) AS BIGINT) FROM landing_path_days \
+               WHERE product_id = $1 AND path = $2 AND day >= $3";
+    let mut all_visits = 0;
+    for page in pages {
+        let path = page["path"].as_str().unwrap();
+        let visits: i64 = app
+            .sql_value(sql, &[product_id.into(), path.into(), cutoff.into()])
+            .await;
+        assert!(visits > 0, "{slug} {path}: no visits");
+        all_visits += visits;
+        assert_eq!(page["traffic"]["visits"], visits, "{slug} {path}");
+        assert_eq!(page["source"], "manual");
+        assert_eq!(page["is_excluded"], path == "/blog/getting-started");
+        assert_eq!(
+            page["latest_analysis"].is_null(),
+            path != "/",
+            "{slug} {path}"
+        );
+        let friction = &page["friction"];
+        match FRICTION_PER_MILLE.iter().find(|(p, ..)| *p == path) {
+            Some((_, rage, dead, errors)) => {
+                let counted = (
+                    friction["rage_clicks"].as_i64().unwrap(),
+                    friction["dead_clicks"].as_i64().unwrap(),
+                    friction["js_errors"].as_i64().unwrap(),
+                );
+                let expected = (
+                    visits * rage / 1000,
+                    visits * dead / 1000,
+                    visits * errors / 1000,
+                );
+                assert_eq!(counted, expected, "{slug} {path} of {visits} visits");
+                assert!(counted.1 > 0, "{slug} {path}: no friction");
+                assert_eq!(friction["providers"], json!(["replay_a"]));
+            }
+            None => assert!(friction.is_null(), "{slug} {path}: {friction}"),
+        }
+    }
+    // The pages' visits are some of the product's visits, which are more than its signups.
+    let events_sql = |stage: &str| {
+        format!(
+            "SELECT COUNT(*) FROM events WHERE product_id = $1 AND stage = '{stage}' AND day >= '{cutoff}'"
+        )
+    };
+    let visits = scalar(app, &events_sql("visit"), product_id).await;
+    let signups = scalar(app, &events_sql("signup"), product_id).await;
+    assert!(
+        all_visits <= visits && signups < visits,
+        "{slug}: {all_visits} {visits} {signups}"
+    );
+    let analysis = &pages[0]["latest_analysis"];
+    assert_eq!(analysis["status"], "ok");
+    // (20·82 + 20·74 + 20·68 + 15·45 + 15·80 + 10·55) / 100 = 69.05
+    assert_eq!(analysis["overall_score"], 69);
+    assert_eq!(analysis["scores"].as_array().unwrap().len(), 6);
+
+    let recordings = app
+        .get(&format!("/products/{slug}/recordings?days=30"), Some(key))
+        .await
+        .expect(200)["recordings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(!recordings.is_empty(), "{slug}");
+    for recording in &recordings {
+        assert_eq!(recording["provider"], "product_analytics_a");
+        let path = recording["path"].as_str().unwrap();
+        let signal = match path {
+            "/" => "js_error",
+            "/pricing" => "rage_click",
+            "/features" => "dead_click",
+            other => panic!("{slug}: a recording on {other}"),
+        };
+        assert_eq!(recording["signals"], json!([signal]), "{slug}");
+        assert!(recording["started_at"].as_str().unwrap() >= cutoff);
+        assert!(recording["duration_s"].as_i64().unwrap() > 0);
+    }
+    for page in &pages[..3] {
+        let path = page["path"].as_str().unwrap();
+        let id = page["id"].as_str().unwrap();
+        let detail = app
+            .get(&format!("/products/{slug}/landing-pages/{id}"), Some(key))
+            .await
+            .expect(200)
+            .clone();
+        let on_path: Vec<&Value> = recordings.iter().filter(|r| r["path"] == path).collect();
+        let listed: Vec<&Value> = detail["recordings"].as_array().unwrap().iter().collect();
+        assert_eq!(listed, on_path, "{slug} {path}");
+        assert_eq!(detail["friction"], page["friction"], "{slug} {path}");
+    }
+}
+
+/// What the founder typed into the demo scorecard's manual row, oldest week first.
+const TYPED: [f64; 8] = [3.0, 4.0, 2.0, 5.0, 3.0, 4.0, 6.0, 4.0];
+
+/// The scorecard: the default template's first-party sections and the founder's manual row
+/// with the typed values; each week has no more signups than visits.
+async fn assert_scorecard(app: &TestApp, key: &str, slug: &str) {
+    let matrix = app
+        .get(&format!("/products/{slug}/scorecard"), Some(key))
+        .await
+        .expect(200)
+        .clone();
+    assert!(matrix["template"].is_null(), "{slug}");
+    let sections = matrix["sections"].as_array().unwrap();
+    let keys: Vec<&str> = sections
+        .iter()
+        .map(|s| s["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["funnel", "revenue", "founder"], "{slug}");
+    // The default 13 completed weeks, the typed values in the last of them.
+    let weeks = matrix["weeks"].as_array().unwrap().len();
+    assert_eq!(weeks, 13, "{slug}");
+    let row = |metric: &str| -> Vec<Option<f64>> {
+        sections
+            .iter()
+            .flat_map(|s| s["rows"].as_array().unwrap())
+            .find(|r| r["metric"] == metric)
+            .unwrap_or_else(|| panic!("{slug}: no {metric} row"))["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|cell| cell["value"].as_f64())
+            .collect()
+    };
+    let mut typed = vec![None; weeks - TYPED.len()];
+    typed.extend(TYPED.map(Some));
+    assert_eq!(row("customer_interviews"), typed, "{slug}");
+    let visits = row("visits");
+    let signups = row("signups");
+    assert_eq!(visits.len(), weeks);
+    for (visits, signups) in visits.iter().zip(&signups) {
+        let (visits, signups) = (visits.unwrap(), signups.unwrap());
+        assert!(
+            signups <= visits,
+            "{slug}: {visits} visits, {signups} signups"
+        );
+    }
+    // Even the youngest product (six weeks) has visits in each of the last four weeks.
+    assert!(
+        visits[weeks - 4..].iter().all(|v| v.unwrap() > 0.0),
+        "{slug}: {visits:?}"
+    );
+}
+
 async fn demo_is_created_once_with_months_of_data(app: TestApp) {
     let started = Instant::now();
     let access = ensure_demo(&app.state).await.unwrap();
@@ -192,13 +430,25 @@ async fn demo_is_created_once_with_months_of_data(app: TestApp) {
             "{slug}"
         );
         assert_eq!(demand["queries"].as_array().unwrap().len(), 5, "{slug}");
-        assert_eq!(demand["ranks"].as_array().unwrap().len(), 5, "{slug}");
+        let ranks_of = |source: &str| {
+            demand["ranks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|rank| rank["source"] == source)
+                .count()
+        };
+        assert_eq!((ranks_of("seo_a"), ranks_of("geo_a")), (5, 3), "{slug}");
+        assert_gaps(slug, &demand, &now.day());
         assert_eq!(
             demand["ai_visibility"]["engines"].as_array().unwrap().len(),
             3,
             "{slug}"
         );
         assert!(demand["authority"]["rank"].is_i64(), "{slug}");
+        let key = access.api_key.expose();
+        assert_landing_pages(&app, key, slug, id, &cutoff).await;
+        assert_scorecard(&app, key, slug).await;
         let table_counts = counts(&app, id).await;
         let events = export(&app, access.api_key.expose(), slug, "events").await;
         let revenue = export(&app, access.api_key.expose(), slug, "transactions").await;

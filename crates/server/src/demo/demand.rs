@@ -1,14 +1,16 @@
 //! The demo products' demand: what a search console, an SEO tool and an AI-visibility tool would
 //! have stored over the product's history (search queries per day with positions, a weekly
-//! keyword and authority reading, AI visibility per engine), so the Demand page and the
+//! keyword and authority reading, AI visibility per engine, the rank tracker's weekly check of
+//! its keywords against competitors), so the Demand page (its keyword gaps included) and the
 //! timeseries' search columns show something real on a first run.
 //!
 //! Deterministic (seeded by the product's shape) and written through the store's snapshot
 //! upsert under the kinds that write these words, as their runs would.
 
 use payback_domain::snapshot_metric::{
-    AI_VISIBILITY, DOMAIN_RANK, KEYWORD_POSITION, KEYWORD_VOLUME, ORGANIC_KEYWORDS,
-    ORGANIC_TRAFFIC, SEARCH_CLICKS, SEARCH_IMPRESSIONS, SEARCH_POSITION, SITE_HEALTH,
+    AI_VISIBILITY, COMPETITOR_POSITION, DOMAIN_RANK, KEYWORD_POSITION, KEYWORD_VOLUME,
+    ORGANIC_KEYWORDS, ORGANIC_TRAFFIC, SEARCH_CLICKS, SEARCH_IMPRESSIONS, SEARCH_POSITION,
+    SITE_HEALTH,
 };
 use payback_domain::{DAY_MS, Timestamp};
 use payback_store::products::ProductRow;
@@ -16,7 +18,7 @@ use payback_store::snapshots::{self, SnapshotRow};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::demo_data::Shape;
+use super::data::Shape;
 use crate::error::ApiResult;
 use crate::state::AppState;
 
@@ -28,6 +30,21 @@ const QUERIES: &[(&str, f64, f64, f64)] = &[
     ("{slug} alternative", 60.0, 0.08, 4.2),
     ("how to measure ad payback", 90.0, 0.04, 6.8),
 ];
+
+/// The keywords the rank tracker (`geo_a`) checks against the product's competitors each week,
+/// as of the latest check: (keyword, the product's position or `None` when it ranks nowhere
+/// within the tracker's depth, the best competitor's position, that competitor, monthly
+/// volume). Earlier checks drift a little worse for both, a rank climbed week by week.
+#[rustfmt::skip]
+pub const TRACKED_KEYWORDS: &[(&str, Option<f64>, f64, &str, f64)] = &[
+    ("{slug}", Some(1.0), 6.0, "stackwise.example", 3_600.0),
+    ("{slug} alternative", Some(4.0), 2.0, "stackwise.example", 1_800.0),
+    ("best tool for small teams", Some(9.0), 3.0, "teamtally.example", 9_000.0),
+    ("ad spend payback calculator", None, 5.0, "growthgauge.example", 2_700.0),
+];
+
+/// Weekly tracker checks over the last this many weeks.
+const TRACKED_WEEKS: usize = 8;
 
 /// AI assistants the visibility tool asks.
 const ENGINES: &[(&str, f64)] = &[("chatgpt", 38.0), ("perplexity", 52.0), ("gemini", 27.0)];
@@ -41,7 +58,8 @@ pub async fn seed(state: &AppState, product: &ProductRow, shape: &Shape) -> ApiR
         .map(|ago| Timestamp::from_millis(now.millis() - ago * DAY_MS).day())
         .collect();
     let search = search_days(&mut rng, product, &days);
-    let (ranks, visibility) = weekly_readings(&mut rng, product, &days);
+    let (ranks, mut visibility) = weekly_readings(&mut rng, product, &days);
+    visibility.extend(tracker_checks(product, &days));
     let mut tx = state.store.begin().await?;
     snapshots::upsert(&mut tx, &product.id, "search_console", &search, now).await?;
     snapshots::upsert(&mut tx, &product.id, "seo_a", &ranks, now).await?;
@@ -130,4 +148,28 @@ fn weekly_readings(
         }
     }
     (ranks, visibility)
+}
+
+/// The rank tracker's weekly checks (the same days as the SEO reading, the latest today): the
+/// product's position and volume per tracked keyword, and the best competitor's position with
+/// its name, as SE Ranking's runs store them. A keyword the product ranks nowhere for has no
+/// position of its own that day.
+fn tracker_checks(product: &ProductRow, days: &[String]) -> Vec<SnapshotRow> {
+    let mut rows = Vec::new();
+    let weekly = days.iter().rev().step_by(7).take(TRACKED_WEEKS);
+    for (weeks_ago, day) in weekly.enumerate() {
+        let drift = (weeks_ago / 3) as f64;
+        for (keyword, ours, theirs, competitor, volume) in TRACKED_KEYWORDS {
+            let keyword = keyword.replace("{slug}", &product.slug);
+            if let Some(ours) = ours {
+                rows.push(row(day, KEYWORD_POSITION, &keyword, ours + drift));
+            }
+            rows.push(row(day, KEYWORD_VOLUME, &keyword, *volume));
+            rows.push(SnapshotRow {
+                detail: Some((*competitor).to_owned()),
+                ..row(day, COMPETITOR_POSITION, &keyword, theirs + drift)
+            });
+        }
+    }
+    rows
 }

@@ -1,4 +1,15 @@
-//! The demo workspace a newcomer signs in to on first run.
+//! The demo workspace a newcomer signs in to on first run: an owner, three products, and for
+//! each product what its pages would show after weeks of use. One file per area: `data`
+//! (events and ad spend), `demand` (search, SEO, AI visibility, keyword gaps), `landing`
+//! (tracked landing pages, their analysis and friction, recordings), `scorecard` (a layout
+//! with a typed row). Source data is written as the sources' runs write it, with no connection
+//! a job would then sync against a real vendor; so the tag manager's audit, which the tracking
+//! page shows only for a connected tag manager, is not part of the demo.
+
+mod data;
+mod demand;
+mod landing;
+mod scorecard;
 
 use payback_domain::card::Proposer;
 use payback_domain::policy::{Network, PortfolioPolicy, ProductPolicy};
@@ -12,10 +23,9 @@ use payback_store::{
 use rand::Rng;
 use serde_json::json;
 
+use self::data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
+use self::data::{Shape, ad, mix};
 use crate::crypto::{hash_password, verify_password};
-use crate::demo_data::Touch::{Ai, Bare, Email, Google, Linkedin, Meta, Referral, Search, Social};
-use crate::demo_data::{self, Shape, ad, mix};
-use crate::demo_demand;
 use crate::error::{ApiError, ApiResult};
 use crate::secret::Secret;
 use crate::services::proposals::{self, ProposalCard, ProposalInput};
@@ -262,9 +272,10 @@ pub async fn ensure_demo(state: &AppState) -> ApiResult<DemoAccess> {
     })
 }
 
-/// Writes the synthetic data of each demo product that has no events yet: right after the
-/// workspace was created, or when an earlier run stopped before reaching that product. A
-/// product with events is left alone, so reruns never add to it.
+/// Writes the synthetic data of each demo product that has no events yet (events and spend,
+/// then demand, landing pages and the scorecard): right after the workspace was created, or
+/// when an earlier run stopped before reaching that product. A product with events is left
+/// alone, so reruns never add to it.
 async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usize> {
     let started = std::time::Instant::now();
     let mut seeded = 0;
@@ -279,8 +290,10 @@ async fn seed_products(state: &AppState, scope: &AccountScope) -> ApiResult<usiz
         {
             continue;
         }
-        let loaded = demo_data::seed(state, &product, shape).await?;
-        demo_demand::seed(state, &product, shape).await?;
+        let loaded = data::seed(state, &product, shape).await?;
+        demand::seed(state, &product, shape).await?;
+        landing::seed(state, &product).await?;
+        scorecard::seed(state, &product).await?;
         tracing::info!(
             product = %slug,
             events = loaded.events,
