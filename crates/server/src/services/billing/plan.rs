@@ -306,11 +306,18 @@ pub async fn history_days(state: &AppState, account: &AccountScope) -> ApiResult
     Ok(effective(state, account).await?.history_days())
 }
 
+/// What the billing rules' unit tests share: a server with billing settings, a workspace's
+/// creation time and its billing row in a given state.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod fixtures {
+    use payback_domain::Timestamp;
+    use payback_store::billing::BillingRow;
 
-    fn billing() -> Config {
+    use crate::config::Config;
+
+    pub(crate) const CREATED: Timestamp = Timestamp::from_millis(1_795_262_400_000);
+
+    pub(crate) fn billing() -> Config {
         Config {
             billing_stripe_key: Some("sk_test_x".into()),
             billing_price_indie: Some("price_indie".to_owned()),
@@ -319,7 +326,8 @@ mod tests {
         }
     }
 
-    fn row(status: Option<&str>, stored: &str) -> BillingRow {
+    /// A row subscribed to `stored` with `status`, or before any subscription (`None`).
+    pub(crate) fn row(status: Option<&str>, stored: &str) -> BillingRow {
         BillingRow {
             account_id: "a".to_owned(),
             customer_id: "cus_1".to_owned(),
@@ -332,8 +340,12 @@ mod tests {
             quantity_pushed: None,
         }
     }
+}
 
-    const CREATED: Timestamp = Timestamp::from_millis(1_795_262_400_000);
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{CREATED, billing, row};
+    use super::*;
 
     #[test]
     fn the_table_gates_each_feature_at_its_cheapest_plan() {

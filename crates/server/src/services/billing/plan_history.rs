@@ -84,31 +84,11 @@ pub fn event_between(before: &Standing, after: &Standing) -> Option<(&'static st
 mod tests {
     use super::*;
     use crate::services::billing::plan::PlanStatus;
+    use crate::services::billing::plan::fixtures::{CREATED, billing, row};
     use payback_domain::DAY_MS;
 
-    const CREATED: Timestamp = Timestamp::from_millis(1_795_262_400_000);
-
-    fn billing() -> Config {
-        Config {
-            billing_stripe_key: Some("sk_test_x".into()),
-            billing_price_indie: Some("price_indie".to_owned()),
-            billing_price_growth: Some("price_growth".to_owned()),
-            ..Config::default()
-        }
-    }
-
     fn standing(status: Option<&str>, stored: &str) -> Standing {
-        let row = BillingRow {
-            account_id: "a".to_owned(),
-            customer_id: "cus_1".to_owned(),
-            subscription_id: status.map(|_| "sub_1".to_owned()),
-            item_id: None,
-            stored_plan: stored.to_owned(),
-            status: status.map(str::to_owned),
-            period_end: None,
-            last_event_created: None,
-            quantity_pushed: None,
-        };
+        let row = row(status, stored);
         standing_of(&billing(), CREATED.plus_millis(DAY_MS), CREATED, Some(&row))
     }
 
