@@ -17,6 +17,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::secret::Secret;
 use crate::services::acting::Caller;
 use crate::services::database_env::EnvNames;
+use crate::services::event_maps::{self, MapsChange};
 use crate::services::{audit, products, source_config};
 use crate::state::AppState;
 
@@ -253,24 +254,14 @@ pub async fn replace_event_maps(
     };
     let now = state.clock.now();
     let mut tx = state.store.begin().await?;
-    store::set_event_maps(
-        &mut tx,
-        &row.id,
-        &json!(maps).to_string(),
-        status.map(ConnectionStatus::as_str),
-        now,
-    )
-    .await?;
-    let payload = json!({ "connection_id": row.id, "kind": kind.as_str(), "event_maps": maps, "status": status });
-    audit::record_product(
-        &mut tx,
-        &caller.actor(),
-        &product,
-        "connection.event_maps",
-        payload,
-        now,
-    )
-    .await?;
+    let stored = json!(maps);
+    let change = MapsChange {
+        connection_id: &row.id,
+        kind,
+        maps: &stored,
+        status,
+    };
+    event_maps::write(&mut tx, caller, &product, change, now).await?;
     tx.commit().await?;
     Ok(maps)
 }

@@ -7,9 +7,11 @@
 
 use std::collections::BTreeSet;
 
-use payback_domain::Stage;
-use payback_domain::connection::ConnectionKind;
+use payback_domain::connection::{ConnectionKind, ConnectionStatus};
+use payback_domain::{Stage, Timestamp};
+use payback_store::Tx;
 use payback_store::connections as store;
+use payback_store::products::ProductRow;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, ApiResult};
@@ -154,19 +156,61 @@ pub async fn replace(
                 kind.path_word()
             ))
         })?;
-    store::set_event_maps(&mut tx, &row.id, &maps.to_string(), None, now).await?;
-    let payload = json!({ "connection_id": row.id, "kind": kind.as_str(), "event_maps": maps });
+    let change = MapsChange {
+        connection_id: &row.id,
+        kind,
+        maps,
+        status: None,
+    };
+    write(&mut tx, caller, &product, change, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A connection's new event maps, and the status they move it to (a database's), if any.
+pub struct MapsChange<'a> {
+    pub connection_id: &'a str,
+    pub kind: ConnectionKind,
+    pub maps: &'a Value,
+    pub status: Option<ConnectionStatus>,
+}
+
+/// Stores `change` and records `connection.event_maps` on the product's history, inside the
+/// caller's transaction: what every kind with event maps writes, the analytics kinds here and
+/// the databases (`services/databases.rs`).
+pub async fn write(
+    tx: &mut Tx,
+    caller: &Caller,
+    product: &ProductRow,
+    change: MapsChange<'_>,
+    now: Timestamp,
+) -> ApiResult<()> {
+    let status = change.status.map(ConnectionStatus::as_str);
+    store::set_event_maps(
+        tx,
+        change.connection_id,
+        &change.maps.to_string(),
+        status,
+        now,
+    )
+    .await?;
+    let mut payload = json!({
+        "connection_id": change.connection_id,
+        "kind": change.kind.as_str(),
+        "event_maps": change.maps,
+    });
+    if let Some(status) = status {
+        payload["status"] = json!(status);
+    }
     audit::record_product(
-        &mut tx,
+        tx,
         &caller.actor(),
-        &product,
+        product,
         "connection.event_maps",
         payload,
         now,
     )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    .await
 }
 
 #[cfg(test)]
