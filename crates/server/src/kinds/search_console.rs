@@ -22,6 +22,7 @@ use utoipa_axum::router::OpenApiRouter;
 use super::{Granted, Plugin, boxed};
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
+use crate::services::grants::choice::{ChoiceWords, choose_exact};
 use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
@@ -34,6 +35,13 @@ const KIND: ConnectionKind = ConnectionKind::SearchConsole;
 
 /// The select field choosing the site.
 const CHOICE: &str = "search_console_site_url";
+
+/// The site choice's refusals.
+const WORDS: ChoiceWords = ChoiceWords {
+    field: CHOICE,
+    offered: "a site this grant reaches",
+    none: "this grant reaches no Search Console site its login may read",
+};
 
 /// Where discovery puts the sites in the status's `options`.
 const OPTIONS_KEY: &str = "search_console_sites";
@@ -206,33 +214,13 @@ fn activation(site: &SiteOption) -> Activation {
 
 /// The site to connect: the one named, exactly as offered, or the only one there is.
 fn choose_site<'a>(sites: &'a [SiteOption], chosen: Option<&str>) -> ApiResult<&'a SiteOption> {
-    match chosen {
-        Some(url) => sites
-            .iter()
-            .find(|site| site.site_url == url)
-            .ok_or_else(|| {
-                ApiError::bad_request(format!("{CHOICE}: {url} is not a site this grant reaches"))
-            }),
-        None => match sites {
-            [only] => Ok(only),
-            [] => Err(ApiError::bad_request(format!(
-                "{CHOICE}: this grant reaches no Search Console site its login may read"
-            ))),
-            _ => Err(ApiError::bad_request(format!(
-                "{CHOICE}: choose one of {}",
-                sites
-                    .iter()
-                    .map(|site| site.site_url.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        },
-    }
+    choose_exact(sites, chosen, |site| &site.site_url, WORDS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::grants::choice::refusals;
 
     fn site(url: &str) -> SiteOption {
         SiteOption {
@@ -241,36 +229,18 @@ mod tests {
         }
     }
 
-    fn refusal(result: ApiResult<&SiteOption>) -> String {
-        match result {
-            Err(ApiError::BadRequest(message)) => message,
-            other => panic!("expected a 400, got {other:?}"),
-        }
-    }
-
     #[test]
-    fn the_choice_is_an_offered_site_or_the_only_one() {
-        let one = [site("https://shop.example/")];
-        assert_eq!(
-            choose_site(&one, None).unwrap().site_url,
-            "https://shop.example/"
-        );
+    fn the_choice_refuses_in_search_consoles_words() {
         let two = [
             site("https://shop.example/"),
             site("sc-domain:shop.example"),
         ];
         assert_eq!(
-            choose_site(&two, Some("sc-domain:shop.example"))
-                .unwrap()
-                .site_url,
-            "sc-domain:shop.example"
+            refusals(choose_site, &two, "https://other.example/"),
+            [
+                "search_console_site_url: https://other.example/ is not a site this grant reaches",
+                "search_console_site_url: this grant reaches no Search Console site its login may read",
+            ]
         );
-        let missing = refusal(choose_site(&two, Some("https://other.example/")));
-        assert!(
-            missing.starts_with("search_console_site_url: "),
-            "{missing}"
-        );
-        assert!(refusal(choose_site(&two, None)).contains("choose one of"));
-        assert!(refusal(choose_site(&[], None)).contains("no Search Console site"));
     }
 }

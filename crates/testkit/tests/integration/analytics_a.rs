@@ -9,15 +9,17 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::shop::{founder, listed_connection};
-use base64::Engine as _;
-use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
-use payback_server::secret::Secret;
-use payback_testkit::fake_google::ANALYTICS_READONLY_SCOPE;
 use payback_testkit::fake_google::service_account::TEST_SERVICE_ACCOUNT_EMAIL;
+use payback_testkit::fake_google::{ANALYTICS_READONLY_SCOPE, WEBMASTERS_READONLY_SCOPE};
 use payback_testkit::{Backend, Bind, FakeGoogle, TestApp, per_backend};
 use serde_json::{Value, json};
+
+use crate::google_grant::{
+    Consented, GoogleApp, assert_no_token_in, consent, disconnect_revoking_nothing,
+    disconnect_revoking_the_grant, select, service_account_key_file, status, sync, verify,
+};
+use crate::shop::{founder, listed_connection};
 
 const FOUNDER: &str = "founder@shop.example";
 const RIVAL: &str = "rival@elsewhere.example";
@@ -42,35 +44,19 @@ fn figures(d: usize, s: usize) -> (u64, u64) {
 }
 
 /// The service wired to the fake (search console on too, so one grant may serve two kinds),
-/// with the operator's service-account key written to `key_file` when given.
+/// with the operator's service-account key file when given.
 async fn spawn(backend: Backend, google: &FakeGoogle, key_file: Option<PathBuf>) -> TestApp {
-    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
-    let (client_id, client_secret) = (
-        google.client_id().to_owned(),
-        google.client_secret().to_owned(),
-    );
-    let origin = google.analytics_base_url();
-    let console = google.search_console_base_url();
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.secret_key = Some(Secret::new(
-            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
-        ));
-        config.searchco_client_id = Some(client_id);
-        config.searchco_client_secret = Some(Secret::new(client_secret));
-        config.searchco_auth_url = auth;
-        config.searchco_token_url = token;
-        config.searchco_revoke_url = revoke;
-        config.searchco_search_console = true;
-        config.searchco_service_account_key_file = key_file;
-        config.api_urls.insert(ConnectionKind::AnalyticsA, origin);
-        config
-            .api_urls
-            .insert(ConnectionKind::SearchConsole, console);
-    })
-    .await;
-    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
-    google.set_today("2026-11-21");
-    app
+    GoogleApp::new(google)
+        .api(ConnectionKind::AnalyticsA, google.analytics_base_url())
+        .api(
+            ConnectionKind::SearchConsole,
+            google.search_console_base_url(),
+        )
+        .search_console(true)
+        .service_account_key(key_file)
+        .today("2026-11-21")
+        .spawn(backend)
+        .await
 }
 
 /// The founder's three properties in three accounts (one a page), a rival's property, and the
@@ -148,75 +134,12 @@ async fn funnel(app: &TestApp, key: &str) -> BTreeMap<(String, Option<String>), 
         .collect()
 }
 
-async fn consent(
-    app: &TestApp,
-    google: &FakeGoogle,
-    token: &str,
-    kinds: Value,
-) -> (String, Vec<String>) {
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(token),
-            json!({ "product_slug": "shop", "kinds": kinds }),
-        )
-        .await
-        .expect(200)
-        .clone();
-    let state = started["state"].as_str().unwrap().to_owned();
-    let consent_url = app
-        .confirm_grant(started["auth_url"].as_str().unwrap())
-        .await;
-    let scopes = reqwest::Url::parse(&consent_url)
-        .unwrap()
-        .query_pairs()
-        .find(|(key, _)| key == "scope")
-        .map(|(_, value)| value.split(' ').map(str::to_owned).collect())
-        .unwrap_or_default();
-    let back = google.authorize(&consent_url).await;
-    let page = app.follow_callback(&back).await;
-    assert_eq!(page.status().as_u16(), 200);
-    (state, scopes)
-}
-
-async fn status(app: &TestApp, token: &str, state: &str) -> Value {
-    app.get(
-        &format!("/connect/searchco/status?state={state}"),
-        Some(token),
-    )
-    .await
-    .expect(200)
-    .clone()
-}
-
-async fn select(app: &TestApp, token: &str, body: Value) -> payback_testkit::Reply {
-    app.post("/connect/searchco/select", Some(token), body)
-        .await
-}
-
-async fn sync(app: &TestApp) {
-    payback_server::services::sync::run_due(&app.state, app.clock.now())
-        .await
-        .unwrap();
-}
-
 async fn product_id(app: &TestApp) -> String {
     app.sql_value(
         "SELECT id FROM products WHERE slug = $1",
         &[Bind::Text("shop")],
     )
     .await
-}
-
-/// The refresh tokens the service sent back to Google (never to be shown to anyone).
-fn refresh_tokens(google: &FakeGoogle) -> Vec<String> {
-    google
-        .requests_to("/token")
-        .into_iter()
-        .flat_map(|request| request.form())
-        .filter(|(key, _)| key == "refresh_token")
-        .map(|(_, value)| value)
-        .collect()
 }
 
 const MAPS: &str = "/products/shop/connections/analytics-a/event-maps";
@@ -254,7 +177,8 @@ async fn a_founder_connects_a_property_and_its_sessions_land_per_channel(backend
         .await
         .expect_error(404, "no analytics-a connection for this product");
 
-    let (state, scopes) = consent(&app, &google, &owner.token, json!(["analytics_a"])).await;
+    let Consented { state, scopes } =
+        consent(&app, &google, &owner.token, json!(["analytics_a"])).await;
     assert_eq!(scopes, [ANALYTICS_READONLY_SCOPE]);
     let granted = status(&app, &owner.token, &state).await;
     assert_eq!(granted["status"], "complete", "{granted}");
@@ -492,14 +416,7 @@ async fn a_founder_connects_a_property_and_its_sessions_land_per_channel(backend
     assert!(errored["last_error"].is_string(), "{errored}");
     answers.push(errored.to_string());
 
-    let secrets = refresh_tokens(&google);
-    assert!(!secrets.is_empty());
-    for answer in &answers {
-        for secret in &secrets {
-            assert!(!answer.contains(secret.as_str()), "a token in {answer}");
-        }
-        assert!(!answer.contains("ya29."), "an access token in {answer}");
-    }
+    assert_no_token_in(&answers, &google);
 }
 
 per_backend!(a_founder_connects_a_property_and_its_sessions_land_per_channel);
@@ -509,21 +426,16 @@ async fn one_grant_serves_analytics_and_search_console_until_its_last_connection
     seed(&google);
     let app = spawn(backend, &google, None).await;
     let (owner, key) = founder(&app).await;
-    let (state, scopes) = consent(
+    let Consented { state, scopes } = consent(
         &app,
         &google,
         &owner.token,
         json!(["analytics_a", "search_console"]),
     )
     .await;
-    let mut sorted = scopes.clone();
-    sorted.sort();
     assert_eq!(
-        sorted,
-        [
-            ANALYTICS_READONLY_SCOPE,
-            "https://www.googleapis.com/auth/webmasters.readonly"
-        ]
+        scopes,
+        [ANALYTICS_READONLY_SCOPE, WEBMASTERS_READONLY_SCOPE]
     );
     let granted = status(&app, &owner.token, &state).await;
     assert_eq!(
@@ -544,42 +456,8 @@ async fn one_grant_serves_analytics_and_search_console_until_its_last_connection
     let connection = listed_connection(&app, &key, "analytics_a").await.unwrap();
     assert_eq!(connection["config"]["property_id"], "112", "{connection}");
 
-    let shared = app
-        .post(
-            "/products/shop/connections/analytics-a/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (
-            shared["credential_deleted"].clone(),
-            shared["revoked_upstream"].clone()
-        ),
-        (json!(false), json!(false)),
-        "{shared}"
-    );
-    assert!(google.requests_to("/revoke").is_empty());
-    let last = app
-        .post(
-            "/products/shop/connections/search-console/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (
-            last["credential_deleted"].clone(),
-            last["revoked_upstream"].clone()
-        ),
-        (json!(true), json!(true)),
-        "{last}"
-    );
-    assert_eq!(google.requests_to("/revoke").len(), 1);
+    disconnect_revoking_nothing(&app, &google, &key, "analytics-a").await;
+    disconnect_revoking_the_grant(&app, &google, &key, "search-console").await;
 }
 
 per_backend!(one_grant_serves_analytics_and_search_console_until_its_last_connection);
@@ -596,23 +474,10 @@ async fn the_service_account_connects_a_property_it_can_read(backend: Backend) {
     );
     google.add_analytics_sessions("555", DAYS[2], "google", "organic", 12, 5);
     let dir = tempfile::tempdir().unwrap();
-    let key_file = dir.path().join("service-account.json");
-    std::fs::write(&key_file, google.service_account_key_json()).unwrap();
+    let key_file = service_account_key_file(&dir, &google.service_account_key_json());
     let app = spawn(backend, &google, Some(key_file)).await;
     let (owner, key) = founder(&app).await;
-    let verify = |body: Value| {
-        let app = &app;
-        let token = owner.token.clone();
-        async move {
-            app.post(
-                "/connect/searchco/service-account/verify",
-                Some(&token),
-                body,
-            )
-            .await
-        }
-    };
-    let listed = verify(json!({ "product_slug": "shop" }))
+    let listed = verify(&app, &owner.token, json!({ "product_slug": "shop" }))
         .await
         .expect(200)
         .clone();
@@ -622,16 +487,24 @@ async fn the_service_account_connects_a_property_it_can_read(backend: Backend) {
         "{listed}"
     );
     assert!(listed_connection(&app, &key, "analytics_a").await.is_none());
-    verify(json!({ "product_slug": "shop", "analytics_a_property_id": PROPERTY }))
-        .await
-        .expect_error(
-            400,
-            "analytics_a_property_id: 111 is not a property this grant reaches",
-        );
-    let done = verify(json!({ "product_slug": "shop", "analytics_a_property_id": "555" }))
-        .await
-        .expect(200)
-        .clone();
+    verify(
+        &app,
+        &owner.token,
+        json!({ "product_slug": "shop", "analytics_a_property_id": PROPERTY }),
+    )
+    .await
+    .expect_error(
+        400,
+        "analytics_a_property_id: 111 is not a property this grant reaches",
+    );
+    let done = verify(
+        &app,
+        &owner.token,
+        json!({ "product_slug": "shop", "analytics_a_property_id": "555" }),
+    )
+    .await
+    .expect(200)
+    .clone();
     assert_eq!(done["activated"], json!(["analytics_a"]), "{done}");
     let connection = listed_connection(&app, &key, "analytics_a").await.unwrap();
     assert_eq!(

@@ -54,6 +54,7 @@ mod errors;
 mod exports;
 mod funnel;
 mod geo_a;
+mod google_grant;
 mod group_commit;
 mod growth;
 mod health_report;

@@ -5,16 +5,18 @@
 //! of what the fake served (over two pages of 25,000 rows), the live test, and the grant revoked
 //! only with its last connection.
 
-use crate::shop::founder;
 use std::collections::BTreeMap;
 
-use base64::Engine as _;
-use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
-use payback_server::secret::Secret;
 use payback_testkit::fake_google::{CustomerSeed, QueryFigures, WEBMASTERS_READONLY_SCOPE};
 use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
-use serde_json::{Value, json};
+use serde_json::json;
+
+use crate::google_grant::{
+    Consented, GoogleApp, assert_no_token_in, consent, disconnect_revoking_nothing,
+    disconnect_revoking_the_grant, select, start, status, sync,
+};
+use crate::shop::founder;
 
 const FOUNDER: &str = "founder@shop.example";
 const RIVAL: &str = "rival@elsewhere.example";
@@ -29,35 +31,15 @@ const DAYS: [&str; 3] = ["2026-11-18", "2026-11-19", "2026-11-20"];
 
 /// The service wired to the fake, search console switched on or off.
 async fn spawn(backend: Backend, google: &FakeGoogle, switched_on: bool) -> TestApp {
-    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
-    let (client_id, client_secret) = (
-        google.client_id().to_owned(),
-        google.client_secret().to_owned(),
-    );
-    let (origin, developer_token) = (
-        google.search_console_base_url(),
-        google.developer_token().to_owned(),
-    );
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.secret_key = Some(Secret::new(
-            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
-        ));
-        config.searchco_client_id = Some(client_id);
-        config.searchco_client_secret = Some(Secret::new(client_secret));
-        config.searchco_auth_url = auth;
-        config.searchco_token_url = token;
-        config.searchco_revoke_url = revoke;
-        config.search_ads_developer_token = Some(Secret::new(developer_token));
-        config.searchco_search_console = switched_on;
-        config
-            .api_urls
-            .insert(ConnectionKind::SearchConsole, origin.clone());
-        config.api_urls.insert(ConnectionKind::SearchAds, origin);
-    })
-    .await;
-    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
-    google.set_today("2026-11-21");
-    app
+    let origin = google.search_console_base_url();
+    GoogleApp::new(google)
+        .api(ConnectionKind::SearchConsole, origin.clone())
+        .api(ConnectionKind::SearchAds, origin)
+        .ads_developer_token()
+        .search_console(switched_on)
+        .today("2026-11-21")
+        .spawn(backend)
+        .await
 }
 
 /// The founder's sites (one unverified), a rival user's site, and an ads account.
@@ -106,67 +88,6 @@ fn served_sums() -> BTreeMap<String, (f64, f64)> {
     sums
 }
 
-async fn start(app: &TestApp, token: &str, kinds: Value) -> payback_testkit::Reply {
-    app.post(
-        "/connect/searchco/start",
-        Some(token),
-        json!({ "product_slug": "shop", "kinds": kinds }),
-    )
-    .await
-}
-
-/// Starts the grant for `kinds`, plays the human; answers the state and the scopes Google was
-/// asked for.
-async fn consent(
-    app: &TestApp,
-    google: &FakeGoogle,
-    token: &str,
-    kinds: Value,
-) -> (String, Vec<String>) {
-    let started = start(app, token, kinds).await.expect(200).clone();
-    let state = started["state"].as_str().unwrap().to_owned();
-    let consent_url = app
-        .confirm_grant(started["auth_url"].as_str().unwrap())
-        .await;
-    let scopes = reqwest::Url::parse(&consent_url)
-        .unwrap()
-        .query_pairs()
-        .find(|(key, _)| key == "scope")
-        .map(|(_, value)| value.split(' ').map(str::to_owned).collect())
-        .unwrap_or_default();
-    let back = google.authorize(&consent_url).await;
-    let page = app.follow_callback(&back).await;
-    assert_eq!(
-        page.status().as_u16(),
-        200,
-        "{}",
-        page.text().await.unwrap()
-    );
-    (state, scopes)
-}
-
-async fn status(app: &TestApp, token: &str, state: &str) -> Value {
-    app.get(
-        &format!("/connect/searchco/status?state={state}"),
-        Some(token),
-    )
-    .await
-    .expect(200)
-    .clone()
-}
-
-async fn select(app: &TestApp, token: &str, body: Value) -> payback_testkit::Reply {
-    app.post("/connect/searchco/select", Some(token), body)
-        .await
-}
-
-/// One pass of the sync job.
-async fn sync(app: &TestApp) {
-    payback_server::services::sync::run_due(&app.state, app.clock.now())
-        .await
-        .unwrap();
-}
-
 /// The search columns of the 7-day timeseries, by day.
 async fn search_columns(app: &TestApp, key: &str) -> BTreeMap<String, (f64, f64)> {
     let rows = app
@@ -190,17 +111,6 @@ async fn search_columns(app: &TestApp, key: &str) -> BTreeMap<String, (f64, f64)
         .collect()
 }
 
-/// The refresh tokens the service sent back to Google (never to be shown to anyone).
-fn refresh_tokens(google: &FakeGoogle) -> Vec<String> {
-    google
-        .requests_to("/token")
-        .into_iter()
-        .flat_map(|request| request.form())
-        .filter(|(key, _)| key == "refresh_token")
-        .map(|(_, value)| value)
-        .collect()
-}
-
 async fn off_until_the_operator_switches_it_on(backend: Backend) {
     let google = FakeGoogle::spawn().await;
     seed(&google);
@@ -216,8 +126,8 @@ async fn off_until_the_operator_switches_it_on(backend: Backend) {
         .await
         .expect_error(400, "search_console is not available");
     // Search ads alone still start, asking Google for the ads scope only.
-    let (_, scopes) = consent(&app, &google, &owner.token, json!(["search_ads"])).await;
-    assert_eq!(scopes, [ADS_SCOPE]);
+    let consented = consent(&app, &google, &owner.token, json!(["search_ads"])).await;
+    assert_eq!(consented.scopes, [ADS_SCOPE]);
 }
 
 per_backend!(off_until_the_operator_switches_it_on);
@@ -230,7 +140,8 @@ async fn a_founder_connects_a_site_and_its_searches_land_per_day(backend: Backen
     let (owner, key) = founder(&app).await;
     let mut answers: Vec<String> = Vec::new();
 
-    let (state, scopes) = consent(&app, &google, &owner.token, json!(["search_console"])).await;
+    let Consented { state, scopes } =
+        consent(&app, &google, &owner.token, json!(["search_console"])).await;
     assert_eq!(scopes, [WEBMASTERS_READONLY_SCOPE]);
     let granted = status(&app, &owner.token, &state).await;
     assert_eq!(granted["status"], "complete", "{granted}");
@@ -409,29 +320,8 @@ async fn a_founder_connects_a_site_and_its_searches_land_per_day(backend: Backen
     .expect(404);
 
     // The last connection of the grant: revoked at Google.
-    let gone = app
-        .post(
-            "/products/shop/connections/search-console/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        gone,
-        json!({ "ok": true, "credential_deleted": true, "revoked_upstream": true })
-    );
-    assert_eq!(google.requests_to("/revoke").len(), 1);
-
-    let secrets = refresh_tokens(&google);
-    assert!(!secrets.is_empty());
-    for answer in &answers {
-        for secret in &secrets {
-            assert!(!answer.contains(secret.as_str()), "a token in {answer}");
-        }
-        assert!(!answer.contains("ya29."), "an access token in {answer}");
-    }
+    disconnect_revoking_the_grant(&app, &google, &key, "search-console").await;
+    assert_no_token_in(&answers, &google);
 }
 
 per_backend!(a_founder_connects_a_site_and_its_searches_land_per_day);
@@ -442,16 +332,14 @@ async fn one_grant_serves_both_kinds_until_its_last_connection(backend: Backend)
     let app = spawn(backend, &google, true).await;
     let (owner, key) = founder(&app).await;
 
-    let (state, scopes) = consent(
+    let Consented { state, scopes } = consent(
         &app,
         &google,
         &owner.token,
         json!(["search_console", "search_ads"]),
     )
     .await;
-    let mut sorted = scopes.clone();
-    sorted.sort();
-    assert_eq!(sorted, [ADS_SCOPE, WEBMASTERS_READONLY_SCOPE]);
+    assert_eq!(scopes, [ADS_SCOPE, WEBMASTERS_READONLY_SCOPE]);
     let granted = status(&app, &owner.token, &state).await;
     assert!(granted["options"]["ads_customers"].is_array(), "{granted}");
     assert_eq!(
@@ -473,42 +361,8 @@ async fn one_grant_serves_both_kinds_until_its_last_connection(backend: Backend)
         json!({ "ok": true, "activated": ["search_ads", "search_console"] })
     );
 
-    let shared = app
-        .post(
-            "/products/shop/connections/search-console/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (
-            shared["credential_deleted"].clone(),
-            shared["revoked_upstream"].clone()
-        ),
-        (json!(false), json!(false)),
-        "{shared}"
-    );
-    assert!(google.requests_to("/revoke").is_empty());
-    let last = app
-        .post(
-            "/products/shop/connections/search-ads/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (
-            last["credential_deleted"].clone(),
-            last["revoked_upstream"].clone()
-        ),
-        (json!(true), json!(true)),
-        "{last}"
-    );
-    assert_eq!(google.requests_to("/revoke").len(), 1);
+    disconnect_revoking_nothing(&app, &google, &key, "search-console").await;
+    disconnect_revoking_the_grant(&app, &google, &key, "search-ads").await;
 }
 
 per_backend!(one_grant_serves_both_kinds_until_its_last_connection);

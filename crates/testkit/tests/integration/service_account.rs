@@ -6,12 +6,8 @@
 //! nothing to revoke at disconnect.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
-use base64::Engine as _;
-use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
-use payback_server::secret::Secret;
 use payback_testkit::fake_google::QueryFigures;
 use payback_testkit::fake_google::service_account::{
     TEST_SERVICE_ACCOUNT_EMAIL, untrusted_key_json,
@@ -19,6 +15,9 @@ use payback_testkit::fake_google::service_account::{
 use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
 use serde_json::{Value, json};
 
+use crate::google_grant::{
+    GoogleApp, disconnect_revoking_nothing, service_account_key_file, sync, verify,
+};
 use crate::shop::{founder, listed_connection};
 
 const SITE: &str = "https://shop.example/";
@@ -40,45 +39,23 @@ async fn spawn(
     key: KeyFile,
     dir: &tempfile::TempDir,
 ) -> TestApp {
-    let path: Option<PathBuf> = match key {
+    let key_json = match key {
         KeyFile::Unset => None,
-        KeyFile::Trusted => Some(write(dir, &google.service_account_key_json())),
-        KeyFile::Untrusted => Some(write(dir, &untrusted_key_json(&google.token_url()))),
+        KeyFile::Trusted => Some(google.service_account_key_json()),
+        KeyFile::Untrusted => Some(untrusted_key_json(&google.token_url())),
     };
+    let key_file = key_json.map(|json| service_account_key_file(dir, &json));
+    // One origin serves every Google API the path connects.
     let origin = google.search_console_base_url();
-    let (client_id, client_secret) = (
-        google.client_id().to_owned(),
-        google.client_secret().to_owned(),
-    );
-    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.secret_key = Some(Secret::new(
-            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
-        ));
-        config.searchco_client_id = Some(client_id);
-        config.searchco_client_secret = Some(Secret::new(client_secret));
-        config.searchco_auth_url = auth;
-        config.searchco_token_url = token;
-        config.searchco_revoke_url = revoke;
-        config.searchco_search_console = true;
-        config.searchco_service_account_key_file = path;
-        for kind in [
-            ConnectionKind::SearchConsole,
-            ConnectionKind::AnalyticsA,
-            ConnectionKind::Tagmgr,
-        ] {
-            config.api_urls.insert(kind, origin.clone());
-        }
-    })
-    .await;
-    google.set_today("2026-11-21");
-    app
-}
-
-fn write(dir: &tempfile::TempDir, text: &str) -> PathBuf {
-    let path = dir.path().join("service-account.json");
-    std::fs::write(&path, text).expect("the key file is written");
-    path
+    GoogleApp::new(google)
+        .api(ConnectionKind::SearchConsole, origin.clone())
+        .api(ConnectionKind::AnalyticsA, origin.clone())
+        .api(ConnectionKind::Tagmgr, origin)
+        .search_console(true)
+        .service_account_key(key_file)
+        .today("2026-11-21")
+        .spawn(backend)
+        .await
 }
 
 /// The account may read `SITE`; the founder's own login has another site the account was
@@ -109,15 +86,6 @@ fn seed(google: &FakeGoogle) {
 async fn start(app: &TestApp, token: &str, body: Value) -> payback_testkit::Reply {
     app.post("/connect/searchco/service-account/start", Some(token), body)
         .await
-}
-
-async fn verify(app: &TestApp, token: &str, body: Value) -> payback_testkit::Reply {
-    app.post(
-        "/connect/searchco/service-account/verify",
-        Some(token),
-        body,
-    )
-    .await
 }
 
 /// The search columns of the 7-day timeseries, on days with any.
@@ -313,9 +281,7 @@ async fn a_site_given_to_the_account_is_proven_connected_and_synced(backend: Bac
     answers.push(connection.to_string());
 
     // Its backfill runs unasked at the next pass, through the account's token.
-    payback_server::services::sync::run_due(&app.state, app.clock.now())
-        .await
-        .expect("the pass runs");
+    sync(&app).await;
     let searched = search_columns(&app, &key).await;
     assert_eq!(
         searched,
@@ -343,20 +309,7 @@ async fn a_site_given_to_the_account_is_proven_connected_and_synced(backend: Bac
     }
 
     // Disconnect: nothing to revoke, no credential to delete.
-    let done = app
-        .post(
-            "/products/shop/connections/search-console/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        done,
-        json!({ "ok": true, "credential_deleted": false, "revoked_upstream": false })
-    );
-    assert!(google.requests_to("/revoke").is_empty());
+    disconnect_revoking_nothing(&app, &google, &key, "search-console").await;
 }
 
 per_backend!(a_site_given_to_the_account_is_proven_connected_and_synced);

@@ -6,12 +6,7 @@
 //! nothing on a read-only grant or a compiler error), the 403s and 409s, history, the grant
 //! revoked only with its last connection, and another account's 404.
 
-use std::path::PathBuf;
-
-use base64::Engine as _;
-use payback_domain::Clock as _;
 use payback_domain::connection::ConnectionKind;
-use payback_server::secret::Secret;
 use payback_testkit::fake_google::service_account::TEST_SERVICE_ACCOUNT_EMAIL;
 use payback_testkit::fake_google::{
     CustomerSeed, TAGMANAGER_EDIT_CONTAINERS_SCOPE, TAGMANAGER_EDIT_VERSIONS_SCOPE,
@@ -20,6 +15,10 @@ use payback_testkit::fake_google::{
 use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
 use serde_json::{Value, json};
 
+use crate::google_grant::{
+    Consented, GoogleApp, assert_no_token_in, consent_from_dashboard, disconnect_revoking_nothing,
+    disconnect_revoking_the_grant, select, service_account_key_file, status, sync, verify,
+};
 use crate::shop::{founder, listed_connection};
 
 const FOUNDER: &str = "founder@shop.example";
@@ -37,37 +36,16 @@ async fn spawn(
     google: &FakeGoogle,
     key_dir: Option<&tempfile::TempDir>,
 ) -> TestApp {
-    let (auth, token, revoke) = (google.auth_url(), google.token_url(), google.revoke_url());
-    let (client_id, client_secret) = (
-        google.client_id().to_owned(),
-        google.client_secret().to_owned(),
-    );
     let origin = google.tag_manager_base_url();
-    let developer_token = google.developer_token().to_owned();
-    let key_file: Option<PathBuf> = key_dir.map(|dir| {
-        let path = dir.path().join("service-account.json");
-        std::fs::write(&path, google.service_account_key_json()).expect("the key is written");
-        path
-    });
-    let app = TestApp::spawn_with(backend, move |config| {
-        config.secret_key = Some(Secret::new(
-            base64::engine::general_purpose::STANDARD.encode([7_u8; 32]),
-        ));
-        config.searchco_client_id = Some(client_id);
-        config.searchco_client_secret = Some(Secret::new(client_secret));
-        config.searchco_auth_url = auth;
-        config.searchco_token_url = token;
-        config.searchco_revoke_url = revoke;
-        config.search_ads_developer_token = Some(Secret::new(developer_token));
-        config.searchco_service_account_key_file = key_file;
-        config
-            .api_urls
-            .insert(ConnectionKind::Tagmgr, origin.clone());
-        config.api_urls.insert(ConnectionKind::SearchAds, origin);
-    })
-    .await;
-    google.register_redirect_uri(&app.url("/connect/searchco/callback"));
-    app
+    let key_file =
+        key_dir.map(|dir| service_account_key_file(dir, &google.service_account_key_json()));
+    GoogleApp::new(google)
+        .api(ConnectionKind::Tagmgr, origin.clone())
+        .api(ConnectionKind::SearchAds, origin)
+        .ads_developer_token()
+        .service_account_key(key_file)
+        .spawn(backend)
+        .await
 }
 
 /// The founder's three accounts (two pages of accounts), four containers (two pages in account
@@ -98,66 +76,19 @@ fn offered() -> Value {
     ] })
 }
 
-/// Starts the grant for `kinds`, plays the human; answers the state and the scopes asked.
-async fn consent(
-    app: &TestApp,
-    google: &FakeGoogle,
-    token: &str,
-    kinds: Value,
-) -> (String, Vec<String>) {
-    let started = app
-        .post(
-            "/connect/searchco/start",
-            Some(token),
-            json!({ "product_slug": "shop", "kinds": kinds, "client": "dashboard" }),
-        )
-        .await
-        .expect(200)
-        .clone();
-    let state = started["state"].as_str().unwrap().to_owned();
-    let consent_url = app
-        .confirm_grant(started["auth_url"].as_str().unwrap())
-        .await;
-    let mut scopes: Vec<String> = reqwest::Url::parse(&consent_url)
-        .unwrap()
-        .query_pairs()
-        .find(|(key, _)| key == "scope")
-        .map(|(_, value)| value.split(' ').map(str::to_owned).collect())
-        .unwrap_or_default();
-    scopes.sort();
-    let back = google.authorize(&consent_url).await;
-    app.follow_callback(&back).await;
-    (state, scopes)
-}
-
-async fn status(app: &TestApp, token: &str, state: &str) -> Value {
-    app.get(
-        &format!("/connect/searchco/status?state={state}"),
-        Some(token),
-    )
-    .await
-    .expect(200)
-    .clone()
-}
-
 /// Grants `tagmgr` and selects `CONTAINER`.
 async fn connect(app: &TestApp, google: &FakeGoogle, token: &str) -> String {
-    let (state, _) = consent(app, google, token, json!(["tagmgr"])).await;
-    app.post(
-        "/connect/searchco/select",
-        Some(token),
+    let state = consent_from_dashboard(app, google, token, json!(["tagmgr"]))
+        .await
+        .state;
+    select(
+        app,
+        token,
         json!({ "state": state, "tagmgr_container_path": CONTAINER }),
     )
     .await
     .expect(200);
     state
-}
-
-/// One pass of the sync job (every due connection runs).
-async fn sync(app: &TestApp) {
-    payback_server::services::sync::run_due(&app.state, app.clock.now())
-        .await
-        .unwrap();
 }
 
 async fn tracking(app: &TestApp, token: &str) -> Value {
@@ -181,17 +112,6 @@ fn all_scopes() -> Vec<String> {
     scopes
 }
 
-/// The refresh tokens the service sent back to Google.
-fn refresh_tokens(google: &FakeGoogle) -> Vec<String> {
-    google
-        .requests_to("/token")
-        .into_iter()
-        .flat_map(|request| request.form())
-        .filter(|(key, _)| key == "refresh_token")
-        .map(|(_, value)| value)
-        .collect()
-}
-
 /// The requests that wrote to Tag Manager.
 fn writes(google: &FakeGoogle) -> Vec<String> {
     google
@@ -209,7 +129,8 @@ async fn a_founder_connects_a_container_and_publishes_the_snippet(backend: Backe
     let (owner, key) = founder(&app).await;
     let mut answers: Vec<String> = Vec::new();
 
-    let (state, scopes) = consent(&app, &google, &owner.token, json!(["tagmgr"])).await;
+    let Consented { state, scopes } =
+        consent_from_dashboard(&app, &google, &owner.token, json!(["tagmgr"])).await;
     assert_eq!(scopes, all_scopes());
     let granted = status(&app, &owner.token, &state).await;
     assert_eq!(granted["status"], "complete", "{granted}");
@@ -235,20 +156,18 @@ async fn a_founder_connects_a_container_and_publishes_the_snippet(backend: Backe
             "tagmgr_container_path: choose one of accounts/10/containers/101",
         ),
     ] {
-        let reply = app
-            .post("/connect/searchco/select", Some(&owner.token), body)
-            .await;
-        reply.expect_error(400, words);
+        select(&app, &owner.token, body)
+            .await
+            .expect_error(400, words);
     }
-    let selected = app
-        .post(
-            "/connect/searchco/select",
-            Some(&owner.token),
-            json!({ "state": state, "tagmgr_container_path": CONTAINER }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let selected = select(
+        &app,
+        &owner.token,
+        json!({ "state": state, "tagmgr_container_path": CONTAINER }),
+    )
+    .await
+    .expect(200)
+    .clone();
     assert_eq!(selected, json!({ "ok": true, "activated": ["tagmgr"] }));
     let connection = listed_connection(&app, &key, "tagmgr").await.unwrap();
     assert_eq!(connection["status"], "active", "{connection}");
@@ -395,14 +314,7 @@ async fn a_founder_connects_a_container_and_publishes_the_snippet(backend: Backe
         .await
         .expect(404);
 
-    let secrets = refresh_tokens(&google);
-    assert!(!secrets.is_empty());
-    for answer in &answers {
-        for secret in &secrets {
-            assert!(!answer.contains(secret.as_str()), "a token in {answer}");
-        }
-        assert!(!answer.contains("ya29."), "an access token in {answer}");
-    }
+    assert_no_token_in(&answers, &google);
 }
 
 per_backend!(a_founder_connects_a_container_and_publishes_the_snippet);
@@ -564,55 +476,27 @@ async fn the_grant_is_revoked_only_with_its_last_connection(backend: Backend) {
     seed(&google);
     let app = spawn(backend, &google, None).await;
     let (owner, key) = founder(&app).await;
-    let (state, scopes) =
-        consent(&app, &google, &owner.token, json!(["tagmgr", "search_ads"])).await;
+    let Consented { state, scopes } =
+        consent_from_dashboard(&app, &google, &owner.token, json!(["tagmgr", "search_ads"])).await;
     let mut expected = all_scopes();
     expected.push(ADS_SCOPE.to_owned());
     expected.sort();
     assert_eq!(scopes, expected);
-    app.post(
-        "/connect/searchco/select",
-        Some(&owner.token),
+    select(
+        &app,
+        &owner.token,
         json!({ "state": state, "tagmgr_container_path": CONTAINER, "ads_customer_id": "1234567890" }),
     )
     .await
     .expect(200);
-    let shared = app
-        .post(
-            "/products/shop/connections/tagmgr/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (&shared["credential_deleted"], &shared["revoked_upstream"]),
-        (&json!(false), &json!(false)),
-        "{shared}"
-    );
-    assert!(google.requests_to("/revoke").is_empty());
+    disconnect_revoking_nothing(&app, &google, &key, "tagmgr").await;
     let info = tracking(&app, &owner.token).await;
     assert_eq!(info["gtm_connected"], false);
     assert_eq!(info["gtm_deploy"], Value::Null);
     app.post(DEPLOY, Some(&owner.token), json!({}))
         .await
         .expect_error(409, "tag manager not connected");
-    let last = app
-        .post(
-            "/products/shop/connections/search-ads/disconnect",
-            Some(&key),
-            json!({}),
-        )
-        .await
-        .expect(200)
-        .clone();
-    assert_eq!(
-        (&last["credential_deleted"], &last["revoked_upstream"]),
-        (&json!(true), &json!(true)),
-        "{last}"
-    );
-    assert_eq!(google.requests_to("/revoke").len(), 1);
+    disconnect_revoking_the_grant(&app, &google, &key, "search-ads").await;
 }
 
 per_backend!(the_grant_is_revoked_only_with_its_last_connection);
@@ -626,12 +510,7 @@ async fn the_service_account_connects_and_publishes_only_with_publish_permission
     tracking(&app, &owner.token).await;
     google.grant_tag_manager_access(TEST_SERVICE_ACCOUNT_EMAIL, "10", TagManagerPermission::Read);
 
-    let listed = app
-        .post(
-            "/connect/searchco/service-account/verify",
-            Some(&owner.token),
-            json!({ "product_slug": "shop" }),
-        )
+    let listed = verify(&app, &owner.token, json!({ "product_slug": "shop" }))
         .await
         .expect(200)
         .clone();
@@ -644,22 +523,21 @@ async fn the_service_account_connects_and_publishes_only_with_publish_permission
         ]),
         "{listed}"
     );
-    app.post(
-        "/connect/searchco/service-account/verify",
-        Some(&owner.token),
+    verify(
+        &app,
+        &owner.token,
         json!({ "product_slug": "shop", "tagmgr_container_path": "accounts/30/containers/301" }),
     )
     .await
     .expect_error(400, "tagmgr_container_path: ");
-    let made = app
-        .post(
-            "/connect/searchco/service-account/verify",
-            Some(&owner.token),
-            json!({ "product_slug": "shop", "tagmgr_container_path": CONTAINER }),
-        )
-        .await
-        .expect(200)
-        .clone();
+    let made = verify(
+        &app,
+        &owner.token,
+        json!({ "product_slug": "shop", "tagmgr_container_path": CONTAINER }),
+    )
+    .await
+    .expect(200)
+    .clone();
     assert_eq!(made["activated"], json!(["tagmgr"]), "{made}");
     assert_eq!(tracking(&app, &owner.token).await["gtm_connected"], true);
 

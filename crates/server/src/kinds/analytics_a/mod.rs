@@ -26,6 +26,7 @@ use utoipa_axum::routes;
 use super::{Granted, Plugin, boxed};
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
+use crate::services::grants::choice::{ChoiceWords, choose_offered};
 use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
@@ -38,6 +39,13 @@ const KIND: ConnectionKind = ConnectionKind::AnalyticsA;
 
 /// The select (and service-account verify) field choosing the property.
 const CHOICE: &str = "analytics_a_property_id";
+
+/// The property choice's refusals.
+const WORDS: ChoiceWords = ChoiceWords {
+    field: CHOICE,
+    offered: "a property this grant reaches",
+    none: "this grant reaches no Google Analytics property",
+};
 
 /// Where discovery puts the properties in the status's `options`.
 const OPTIONS_KEY: &str = "analytics_a_properties";
@@ -217,38 +225,19 @@ fn choose_property<'a>(
     properties: &'a [PropertyOption],
     chosen: Option<&str>,
 ) -> ApiResult<&'a PropertyOption> {
-    match chosen {
-        Some(id) => {
-            let plain = id.trim().trim_start_matches("properties/");
-            properties
-                .iter()
-                .find(|property| property.property_id == plain)
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "{CHOICE}: {id} is not a property this grant reaches"
-                    ))
-                })
-        }
-        None => match properties {
-            [only] => Ok(only),
-            [] => Err(ApiError::bad_request(format!(
-                "{CHOICE}: this grant reaches no Google Analytics property"
-            ))),
-            _ => Err(ApiError::bad_request(format!(
-                "{CHOICE}: choose one of {}",
-                properties
-                    .iter()
-                    .map(|property| property.property_id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        },
-    }
+    choose_offered(
+        properties,
+        chosen,
+        |property, id| property.property_id == id.trim().trim_start_matches("properties/"),
+        |property| &property.property_id,
+        WORDS,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::grants::choice::refusals;
 
     fn property(id: &str) -> PropertyOption {
         PropertyOption {
@@ -258,30 +247,19 @@ mod tests {
         }
     }
 
-    fn refusal(result: ApiResult<&PropertyOption>) -> String {
-        match result {
-            Err(ApiError::BadRequest(message)) => message,
-            other => panic!("expected a 400, got {other:?}"),
-        }
-    }
-
     #[test]
-    fn the_choice_is_an_offered_property_or_the_only_one() {
-        let one = [property("11")];
-        assert_eq!(choose_property(&one, None).unwrap().property_id, "11");
+    fn the_choice_takes_the_resource_name_and_refuses_in_analytics_words() {
         let two = [property("11"), property("12")];
+        let named =
+            |id| choose_property(&two, Some(id)).map(|property| property.property_id.as_str());
+        assert_eq!(named("properties/12").ok(), Some("12"));
+        assert_eq!(named(" 11 ").ok(), Some("11"));
         assert_eq!(
-            choose_property(&two, Some("properties/12"))
-                .unwrap()
-                .property_id,
-            "12"
+            refusals(choose_property, &two, "99"),
+            [
+                "analytics_a_property_id: 99 is not a property this grant reaches",
+                "analytics_a_property_id: this grant reaches no Google Analytics property",
+            ]
         );
-        let missing = refusal(choose_property(&two, Some("99")));
-        assert_eq!(
-            missing,
-            "analytics_a_property_id: 99 is not a property this grant reaches"
-        );
-        assert!(refusal(choose_property(&two, None)).contains("choose one of 11, 12"));
-        assert!(refusal(choose_property(&[], None)).contains("no Google Analytics property"));
     }
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use super::KIND;
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
+use crate::services::grants::choice::{ChoiceWords, choose_exact};
 use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
@@ -41,7 +42,7 @@ impl GrantedKind<Searchco> for GoogleAds {
     }
 
     fn choice_field(&self) -> &'static str {
-        "ads_customer_id"
+        WORDS.field
     }
 
     /// The accounts the grant reaches, managers included (their accounts are listed beside
@@ -102,54 +103,46 @@ impl GrantedKind<Searchco> for GoogleAds {
     }
 }
 
-/// The ad account to connect: the one named (dashes stripped), or the only one there is.
+/// The ad account choice's refusals.
+const WORDS: ChoiceWords = ChoiceWords {
+    field: "ads_customer_id",
+    offered: "an account this grant reaches",
+    none: "this grant reaches no Google Ads account that runs campaigns",
+};
+
+/// The ad account to connect: the one named (dashes stripped), or the only one there is that
+/// runs campaigns; never a manager, and only in the product's currency.
 fn choose_customer<'a>(
     customers: &'a [AdsCustomerOption],
     chosen: Option<&str>,
     product: &ProductRow,
 ) -> ApiResult<&'a AdsCustomerOption> {
-    let selectable: Vec<&AdsCustomerOption> = customers.iter().filter(|c| !c.manager).collect();
-    let customer = match chosen {
-        Some(text) => {
-            let id = search_ads::plain_customer_id(text).ok_or_else(|| {
+    let id = chosen
+        .map(|text| {
+            search_ads::plain_customer_id(text).ok_or_else(|| {
                 ApiError::bad_request(
                     "ads_customer_id: must be a Google Ads customer id such as 123-456-7890",
                 )
-            })?;
-            let found = customers
-                .iter()
-                .find(|c| c.customer_id == id)
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!(
-                        "ads_customer_id: {id} is not an account this grant reaches"
-                    ))
-                })?;
-            if found.manager {
-                return Err(ApiError::bad_request(format!(
-                    "ads_customer_id: {id} is a manager account; choose one of the accounts it manages"
-                )));
-            }
-            found
-        }
-        None => match selectable.as_slice() {
-            [only] => only,
-            [] => {
-                return Err(ApiError::bad_request(
-                    "ads_customer_id: this grant reaches no Google Ads account that runs campaigns",
-                ));
-            }
-            _ => {
-                return Err(ApiError::bad_request(format!(
-                    "ads_customer_id: choose one of {}",
-                    selectable
-                        .iter()
-                        .map(|c| c.customer_id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-        },
-    };
+            })
+        })
+        .transpose()?;
+    // A manager may be named (and is then refused in words of its own), never chosen unnamed.
+    let offered: Vec<&AdsCustomerOption> = customers
+        .iter()
+        .filter(|customer| id.is_some() || !customer.manager)
+        .collect();
+    let customer = *choose_exact(
+        &offered,
+        id.as_deref(),
+        |customer| &customer.customer_id,
+        WORDS,
+    )?;
+    if customer.manager {
+        return Err(ApiError::bad_request(format!(
+            "ads_customer_id: {} is a manager account; choose one of the accounts it manages",
+            customer.customer_id
+        )));
+    }
     if let Some(currency) = customer.currency_code.as_deref()
         && !currency.eq_ignore_ascii_case(&product.currency)
     {
@@ -159,4 +152,96 @@ fn choose_customer<'a>(
         )));
     }
     Ok(customer)
+}
+
+#[cfg(test)]
+mod tests {
+    use payback_domain::ProductStage;
+
+    use super::*;
+    use crate::services::grants::choice::refusal;
+
+    fn product() -> ProductRow {
+        ProductRow {
+            id: "p1".into(),
+            account_id: "a1".into(),
+            slug: "shop".into(),
+            name: "Shop".into(),
+            currency: "USD".into(),
+            domain: None,
+            stage: ProductStage::Validation,
+            gate_result: None,
+            gate_due_date: None,
+            onboarded_at: None,
+            created_at: 0,
+        }
+    }
+
+    fn customer(id: &str, manager: bool, currency: &str) -> AdsCustomerOption {
+        AdsCustomerOption {
+            customer_id: id.into(),
+            descriptive_name: None,
+            currency_code: Some(currency.into()),
+            manager,
+            login_customer_id: id.into(),
+            status: None,
+        }
+    }
+
+    fn chosen<'a>(
+        customers: &'a [AdsCustomerOption],
+        named: Option<&str>,
+    ) -> ApiResult<&'a AdsCustomerOption> {
+        choose_customer(customers, named, &product())
+    }
+
+    #[test]
+    fn a_manager_is_never_the_only_account_and_named_is_refused_in_its_own_words() {
+        let reached = [
+            customer("9990001111", true, "USD"),
+            customer("1234567890", false, "USD"),
+        ];
+        assert_eq!(
+            chosen(&reached, None).map(|c| c.customer_id.as_str()).ok(),
+            Some("1234567890")
+        );
+        assert_eq!(
+            chosen(&reached, Some("123-456-7890"))
+                .map(|c| c.customer_id.as_str())
+                .ok(),
+            Some("1234567890")
+        );
+        assert_eq!(
+            refusal(chosen(&reached, Some("999-000-1111"))),
+            "ads_customer_id: 9990001111 is a manager account; choose one of the accounts it manages"
+        );
+        assert_eq!(
+            refusal(chosen(&reached[..1], None)),
+            "ads_customer_id: this grant reaches no Google Ads account that runs campaigns"
+        );
+    }
+
+    #[test]
+    fn an_unknown_id_a_malformed_one_and_another_currency_are_refused() {
+        let reached = [
+            customer("1234567890", false, "USD"),
+            customer("5550002222", false, "EUR"),
+        ];
+        assert_eq!(
+            refusal(chosen(&reached, Some("111-222-3333"))),
+            "ads_customer_id: 1112223333 is not an account this grant reaches"
+        );
+        assert_eq!(
+            refusal(chosen(&reached, Some("shop"))),
+            "ads_customer_id: must be a Google Ads customer id such as 123-456-7890"
+        );
+        assert!(
+            refusal(chosen(&reached, Some("5550002222"))).contains("reports in EUR"),
+            "another currency is refused"
+        );
+        assert_eq!(
+            refusal(chosen(&reached, None)),
+            "ads_customer_id: choose one of 1234567890, 5550002222"
+        );
+    }
 }

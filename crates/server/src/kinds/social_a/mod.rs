@@ -27,6 +27,7 @@ use crate::routes::connect::CHOICE_MAX_CHARS;
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::ad_accounts::SocialConnected;
+use crate::services::grants::choice::{ChoiceWords, choose_exact};
 use crate::services::key_connect::{self, ACCESS_TOKEN_MAX_CHARS, Keyed};
 use crate::services::{products, source_config};
 use crate::state::{AppState, OpenFuture};
@@ -131,25 +132,16 @@ async fn connect(
     }))
 }
 
+/// The page choice's refusals.
+const PAGE_WORDS: ChoiceWords = ChoiceWords {
+    field: "page_id",
+    offered: "a page this token reaches",
+    none: "this token reaches no page",
+};
+
 /// The page to connect: the one named, or the only one.
 fn choose_page<'a>(pages: &'a [PageOption], chosen: Option<&str>) -> ApiResult<&'a PageOption> {
-    match chosen {
-        Some(id) => pages.iter().find(|page| page.id == id).ok_or_else(|| {
-            ApiError::bad_request(format!("page_id: {id} is not a page this token reaches"))
-        }),
-        None => match pages {
-            [only] => Ok(only),
-            [] => Err(ApiError::bad_request("page_id: this token reaches no page")),
-            _ => Err(ApiError::bad_request(format!(
-                "page_id: choose one of {}",
-                pages
-                    .iter()
-                    .map(|page| page.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        },
-    }
+    choose_exact(pages, chosen, |page| &page.id, PAGE_WORDS)
 }
 
 /// The stored settings of a page connection.
@@ -187,4 +179,30 @@ fn open<'a>(
         config.graph_base_url = origin(state);
         Ok(boxed(SocialASource::new(state.http.clone(), config)))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::services::grants::choice::refusals;
+
+    fn page(id: &str) -> PageOption {
+        PageOption {
+            id: id.into(),
+            name: format!("page {id}"),
+            instagram_account: None,
+        }
+    }
+
+    #[test]
+    fn the_page_choice_refuses_in_the_tokens_words() {
+        let one = [page("11")];
+        assert_eq!(
+            refusals(choose_page, &one, "99"),
+            [
+                "page_id: 99 is not a page this token reaches",
+                "page_id: this token reaches no page",
+            ]
+        );
+    }
 }

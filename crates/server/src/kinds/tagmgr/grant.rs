@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::{KIND, api_base_url};
 use crate::error::{ApiError, ApiResult};
 use crate::services::acting::Caller;
+use crate::services::grants::choice::{ChoiceWords, choose_exact};
 use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
@@ -20,6 +21,13 @@ use crate::state::AppState;
 
 /// The select field choosing the container.
 pub(super) const CHOICE: &str = "tagmgr_container_path";
+
+/// The container choice's refusals.
+const WORDS: ChoiceWords = ChoiceWords {
+    field: CHOICE,
+    offered: "a container this grant reaches",
+    none: "this grant reaches no Tag Manager container",
+};
 
 /// Where discovery puts the containers in the status's `options`.
 const OPTIONS_KEY: &str = "tagmgr_containers";
@@ -156,35 +164,13 @@ fn choose_container<'a>(
     containers: &'a [ContainerOption],
     chosen: Option<&str>,
 ) -> ApiResult<&'a ContainerOption> {
-    match chosen {
-        Some(path) => containers
-            .iter()
-            .find(|container| container.path == path)
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "{CHOICE}: {path} is not a container this grant reaches"
-                ))
-            }),
-        None => match containers {
-            [only] => Ok(only),
-            [] => Err(ApiError::bad_request(format!(
-                "{CHOICE}: this grant reaches no Tag Manager container"
-            ))),
-            _ => Err(ApiError::bad_request(format!(
-                "{CHOICE}: choose one of {}",
-                containers
-                    .iter()
-                    .map(|container| container.path.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))),
-        },
-    }
+    choose_exact(containers, chosen, |container| &container.path, WORDS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::services::grants::choice::refusals;
 
     fn container(path: &str) -> ContainerOption {
         ContainerOption {
@@ -194,33 +180,15 @@ mod tests {
         }
     }
 
-    fn refusal(result: ApiResult<&ContainerOption>) -> String {
-        match result {
-            Err(ApiError::BadRequest(message)) => message,
-            other => panic!("expected a 400, got {other:?}"),
-        }
-    }
-
     #[test]
-    fn the_choice_is_an_offered_container_or_the_only_one() {
+    fn the_choice_refuses_in_tag_managers_words() {
         let one = [container("accounts/1/containers/2")];
         assert_eq!(
-            choose_container(&one, None).unwrap().path,
-            "accounts/1/containers/2"
+            refusals(choose_container, &one, "accounts/9/containers/9"),
+            [
+                "tagmgr_container_path: accounts/9/containers/9 is not a container this grant reaches",
+                "tagmgr_container_path: this grant reaches no Tag Manager container",
+            ]
         );
-        let two = [
-            container("accounts/1/containers/2"),
-            container("accounts/1/containers/3"),
-        ];
-        assert_eq!(
-            choose_container(&two, Some("accounts/1/containers/3"))
-                .unwrap()
-                .path,
-            "accounts/1/containers/3"
-        );
-        let missing = refusal(choose_container(&two, Some("accounts/9/containers/9")));
-        assert!(missing.starts_with("tagmgr_container_path: "), "{missing}");
-        assert!(refusal(choose_container(&two, None)).contains("choose one of"));
-        assert!(refusal(choose_container(&[], None)).contains("no Tag Manager container"));
     }
 }

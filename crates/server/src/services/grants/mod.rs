@@ -18,6 +18,7 @@
 //! confirmed for themselves and sent on, changes nothing.
 
 mod callback;
+pub mod choice;
 mod confirmation;
 mod granted;
 mod selection;
