@@ -99,7 +99,14 @@ pub async fn seed(state: &AppState, product: &ProductRow) -> ApiResult<()> {
     // Written as the two replay kinds' runs write them (their wire words, like the demand
     // seed's), with no connection a job would sync.
     snapshots::upsert(&mut tx, &product.id, "replay_a", &friction, now).await?;
-    snapshots::upsert(&mut tx, &product.id, "product_analytics_a", &recordings, now).await?;
+    snapshots::upsert(
+        &mut tx,
+        &product.id,
+        "product_analytics_a",
+        &recordings,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
 }

@@ -124,7 +124,10 @@ const IMPLEMENTED: &[(&str, &str)] = &[
     ("get", "/connect/searchco/status"),
     ("get", "/connect/socialco/status"),
     ("get", "/products/{slug}/recordings"),
-    ("post", "/products/{slug}/connections/product-analytics-a/event-maps"),
+    (
+        "post",
+        "/products/{slug}/connections/product-analytics-a/event-maps",
+    ),
     ("post", "/connect/searchco/start"),
     ("post", "/connect/searchco/select"),
     ("post", "/connect/socialco/start"),

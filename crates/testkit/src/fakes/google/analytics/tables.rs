@@ -45,10 +45,7 @@ pub(super) fn facts(
             .iter()
             .filter(|((p, d, _), _)| within(p, *d))
             .map(|((_, d, page), sessions)| Fact {
-                dimensions: vec![
-                    ("date", ga_date(*d)),
-                    ("landingPage", page.clone()),
-                ],
+                dimensions: vec![("date", ga_date(*d)), ("landingPage", page.clone())],
                 metrics: vec![("sessions", *sessions)],
             })
             .collect(),
@@ -57,10 +54,7 @@ pub(super) fn facts(
             .iter()
             .filter(|((p, d, _), _)| within(p, *d))
             .map(|((_, d, name), count)| Fact {
-                dimensions: vec![
-                    ("date", ga_date(*d)),
-                    ("eventName", name.clone()),
-                ],
+                dimensions: vec![("date", ga_date(*d)), ("eventName", name.clone())],
                 metrics: vec![("eventCount", *count)],
             })
             .collect(),

@@ -3,10 +3,10 @@
 
 use serde_json::{Value, json};
 
-use crate::fakes::google::{ADWORDS_SCOPE, FakeGoogle};
 use crate::fakes::google::test_support::{
     CALLBACK, VERIFIER, ads_error, auth_url, exchange, http, location_param, search, seeded, token,
 };
+use crate::fakes::google::{ADWORDS_SCOPE, FakeGoogle};
 
 #[tokio::test]
 async fn the_code_flow_checks_pkce_and_issues_offline_tokens() {
