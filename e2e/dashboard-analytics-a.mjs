@@ -60,7 +60,7 @@ await runBrowserTest('dashboard-analytics-a', async (browser) => {
 
   step('the event maps editor: sessions stages are not offered, an unnamed event is refused');
   await card.getByRole('button', { name: 'Event maps', exact: true }).click();
-  const editor = card.locator('section.analytics-event-maps');
+  const editor = card.locator('[data-event-maps="event_name"]');
   await editor.waitFor();
   await editor.locator('[data-maps="empty"]').waitFor();
   await editor.getByRole('button', { name: 'Add an event', exact: true }).click();

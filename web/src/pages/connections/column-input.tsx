@@ -3,6 +3,7 @@
 
 export function ColumnInput({
   label,
+  name,
   value,
   onInput,
   columnsList,
@@ -10,6 +11,8 @@ export function ColumnInput({
   placeholder,
 }: {
   label: string;
+  /** The input's form name, where a page's scripts or a form read it. */
+  name?: string;
   value: string;
   onInput: (value: string) => void;
   /** The id of a `<datalist>` of the table's columns, when known. */
@@ -21,6 +24,7 @@ export function ColumnInput({
     <label>
       {label}
       <input
+        name={name}
         value={value}
         list={columnsList}
         maxLength={300}

@@ -3,13 +3,33 @@
 // answered (its `pick`), and its card edits the event maps and can sign in again. Sessions and
 // engaged sessions per channel feed the funnel; landing pages' sessions feed the landing pages.
 
-import { useState } from 'preact/hooks';
+import { STAGES } from '../../funnel/types';
 import { GrantConnect } from '../grant-connect';
 import type { GrantProvider, KindModule } from '../kind-module';
 import { SEARCH_GRANT } from '../search-ads-connect';
 import { ServiceAccountConnect } from '../service-account-connect';
-import { AnalyticsEventMaps, storedMaps } from './analytics_a/event-maps';
+import type { NamedEventMapWords } from '../named-event-maps';
+import { useEventMapsPanel } from '../named-event-maps';
+import { kindPath } from '../words';
 import { propertyChoices } from './analytics_a/properties';
+
+/**
+ * GA4's event maps: `{event_name, stage}`, at most 50 (the server's `MAX_MAPS`); `visit` and
+ * `engaged` are not offered, since the property's sessions count them.
+ */
+const EVENT_MAPS: NamedEventMapWords = {
+  field: 'event_name',
+  label: 'GA4 event name',
+  placeholder: 'sign_up',
+  stages: STAGES.filter((stage) => stage !== 'visit' && stage !== 'engaged'),
+  maxMaps: 50,
+  intro: (
+    <>
+      Each GA4 event you map counts, per day, as the stage you choose (<code>sign_up</code> as signups, for example).
+      Visits and engaged sessions come from the property's sessions.
+    </>
+  ),
+};
 
 /** The grant's start button in this kind's words (the flow that follows is the grant's). */
 const ANALYTICS_START: GrantProvider = {
@@ -58,20 +78,15 @@ export const analytics_a: KindModule = {
     ),
   },
   useCard: ({ connection, headingId, onChanged }) => {
-    const [mapsOpen, setMapsOpen] = useState(false);
-    const mapsId = `${headingId}-event-maps`;
+    const maps = useEventMapsPanel({
+      path: `/products/${encodeURIComponent(connection.product_slug)}/connections/${kindPath('analytics_a')}/event-maps`,
+      headingId,
+      maps: connection.event_maps,
+      words: EVENT_MAPS,
+      onSaved: onChanged,
+    });
     return {
-      actions: (
-        <button
-          type="button"
-          class="outline small"
-          aria-expanded={mapsOpen}
-          aria-controls={mapsId}
-          onClick={() => setMapsOpen((open) => !open)}
-        >
-          {mapsOpen ? 'Close event maps' : 'Event maps'}
-        </button>
-      ),
+      actions: maps.toggle,
       disconnect: (
         <>
           Payback stops reading this property. Unless another connection uses the same Google sign-in, Payback revokes
@@ -80,14 +95,7 @@ export const analytics_a: KindModule = {
       ),
       panels: (
         <>
-          {mapsOpen && (
-            <AnalyticsEventMaps
-              slug={connection.product_slug}
-              id={mapsId}
-              saved={storedMaps(connection.event_maps)}
-              onSaved={onChanged}
-            />
-          )}
+          {maps.panel}
           <details class="replace-key">
             <summary>Reconnect Google</summary>
             <GrantConnect provider={ANALYTICS_START} slug={connection.product_slug} kinds={[analytics_a]} reconnect />

@@ -3,10 +3,27 @@
 // sessions by entry page, mapped events as funnel stages, friction events per page, and samples
 // recordings as playback links.
 
-import { useState } from 'preact/hooks';
+import { STAGES } from '../../funnel/types';
 import type { KindModule } from '../kind-module';
-import { ProductEventMaps, storedMaps } from './product_analytics_a/event-maps';
+import type { NamedEventMapWords } from '../named-event-maps';
+import { useEventMapsPanel } from '../named-event-maps';
+import { kindPath } from '../words';
 import { ProductAnalyticsAForm } from './product_analytics_a/product-analytics-a-form';
+
+/** PostHog's event maps: `{event, stage}`, any stage, at most 50 (the server's `MAX_MAPS`). */
+const EVENT_MAPS: NamedEventMapWords = {
+  field: 'event',
+  label: 'PostHog event',
+  placeholder: 'signed_up',
+  stages: STAGES,
+  maxMaps: 50,
+  intro: (
+    <>
+      Each PostHog event you map counts, per UTC day, as the stage you choose (<code>signed_up</code> as signups, for
+      example). Map each event once.
+    </>
+  ),
+};
 
 export const product_analytics_a: KindModule = {
   kind: 'product_analytics_a',
@@ -24,32 +41,20 @@ export const product_analytics_a: KindModule = {
   },
   useCard: ({ connection, headingId, onChanged }) => {
     const config = connection.config ?? {};
-    const [mapsOpen, setMapsOpen] = useState(false);
-    const mapsId = `${headingId}-event-maps`;
+    const maps = useEventMapsPanel({
+      path: `/products/${encodeURIComponent(connection.product_slug)}/connections/${kindPath('product_analytics_a')}/event-maps`,
+      headingId,
+      maps: connection.event_maps,
+      words: EVENT_MAPS,
+      onSaved: onChanged,
+    });
     return {
-      actions: (
-        <button
-          type="button"
-          class="outline small"
-          aria-expanded={mapsOpen}
-          aria-controls={mapsId}
-          onClick={() => setMapsOpen((open) => !open)}
-        >
-          {mapsOpen ? 'Close event maps' : 'Event maps'}
-        </button>
-      ),
+      actions: maps.toggle,
       disconnect:
         'Payback deletes the stored PostHog key and stops reading this project. Sessions, stage counts and recordings already read stay; connect again at any time to resume.',
       panels: (
         <>
-          {mapsOpen && (
-            <ProductEventMaps
-              slug={connection.product_slug}
-              id={mapsId}
-              stored={storedMaps(connection.event_maps)}
-              onSaved={onChanged}
-            />
-          )}
+          {maps.panel}
           <details class="replace-key">
             <summary>Replace key</summary>
             <ProductAnalyticsAForm
