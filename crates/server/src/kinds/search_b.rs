@@ -22,7 +22,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 const KIND: ConnectionKind = ConnectionKind::SearchB;
@@ -112,22 +112,22 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<SearchBRequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let key = body.api_key.expose().trim();
     let site_url = body.site_url.trim();
-    let sites = search_b::list_sites(&state.http, &origin(&state), key)
-        .await
-        .map_err(refused)?;
-    search_b::find_site(&sites, site_url).map_err(refused)?;
-    let keyed = Keyed {
-        kind: KIND,
-        secret: json!({ "api_key": key }),
-        config: json!({ "site_url": site_url }),
-        audit: json!({ "site_url": site_url }),
+    let proven = async {
+        let sites = search_b::list_sites(&state.http, &origin(&state), key)
+            .await
+            .map_err(refused)?;
+        search_b::find_site(&sites, site_url).map_err(refused)?;
+        Ok(Keyed {
+            kind: KIND,
+            secret: json!({ "api_key": key }),
+            config: json!({ "site_url": site_url }),
+            audit: json!({ "site_url": site_url }),
+        })
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    let connected = key_connect::connect(&state, &caller, &slug, proven).await?;
+    Ok(Json(connected))
 }
 
 /// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.

@@ -25,7 +25,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 const KIND: ConnectionKind = ConnectionKind::SeoA;
@@ -147,8 +147,6 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<SeoARequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let key = body.api_key.expose().trim();
     let domain = body.domain.trim().to_ascii_lowercase();
     let database = body
@@ -162,8 +160,9 @@ async fn connect(
         config: json!({ "domain": domain, "database": database }),
         audit: json!({ "domain": domain, "database": database }),
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    // Nothing is sent to Semrush (every request spends API units): the first run proves the key.
+    let connected = key_connect::connect(&state, &caller, &slug, async { Ok(keyed) }).await?;
+    Ok(Json(connected))
 }
 
 /// The sealed part of a `seo_a` connection.

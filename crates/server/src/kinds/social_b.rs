@@ -25,7 +25,7 @@ use crate::openapi::rule::{At, Rule};
 use crate::routes::tags;
 use crate::secret::Secret;
 use crate::services::key_connect::{self, Connected, Keyed};
-use crate::services::{products, source_config};
+use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
 const KIND: ConnectionKind = ConnectionKind::SocialB;
@@ -106,21 +106,21 @@ async fn connect(
     Path(slug): Path<String>,
     ValidJson(body): ValidJson<SocialBRequest>,
 ) -> ApiResult<Json<Connected>> {
-    source_config::vault(&state)?;
-    let product = products::find(&state, caller.scope()?, &slug).await?;
     let token = body.bearer_token.expose().trim();
-    let username = social_b::username(&body.username).map_err(refused)?;
-    social_b::find_account(&state.http, &origin(&state), token, &username)
-        .await
-        .map_err(refused)?;
-    let keyed = Keyed {
-        kind: KIND,
-        secret: json!({ "bearer_token": token }),
-        config: json!({ "username": username }),
-        audit: json!({ "username": username }),
+    let proven = async {
+        let username = social_b::username(&body.username).map_err(refused)?;
+        social_b::find_account(&state.http, &origin(&state), token, &username)
+            .await
+            .map_err(refused)?;
+        Ok(Keyed {
+            kind: KIND,
+            secret: json!({ "bearer_token": token }),
+            config: json!({ "username": username }),
+            audit: json!({ "username": username }),
+        })
     };
-    let connection_id = key_connect::store_keyed(&state, &caller, &product, keyed).await?;
-    Ok(Json(Connected::new(connection_id)))
+    let connected = key_connect::connect(&state, &caller, &slug, proven).await?;
+    Ok(Json(connected))
 }
 
 /// The vendor's refusal of the key as a 400 quoting its reason; 502 when it could not answer.
