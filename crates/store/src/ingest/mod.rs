@@ -24,6 +24,7 @@ mod emails;
 pub mod failures;
 mod inbox;
 mod keys;
+mod landing_visits;
 mod last_touches;
 mod links;
 mod moves;

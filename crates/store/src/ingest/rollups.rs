@@ -67,8 +67,8 @@ pub(super) struct RollupChanges {
     revenue: Vec<RevenueRow>,
     /// Identities whose revenue rows' last touch may have changed.
     recompute: BTreeSet<String>,
-    /// Visits per landing path and day (`landing_pages/visits.rs`).
-    landing: crate::landing_pages::visits::LandingVisits,
+    /// Visits per landing path and day (`landing_visits.rs`).
+    landing: super::landing_visits::LandingVisits,
 }
 
 impl RollupChanges {

@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::Tx;
 use crate::error::StoreResult;
-use crate::ingest::{CHUNK, EventRecord, insert_verb};
+use super::{CHUNK, EventRecord, insert_verb};
 
 /// The only attribution field read here (serde skips the others without building them).
 #[derive(Deserialize)]
