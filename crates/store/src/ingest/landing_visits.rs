@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use payback_domain::landing_path::landing_path;
 use serde::Deserialize;
 
+use super::{CHUNK, EventRecord, insert_verb};
 use crate::Tx;
 use crate::error::StoreResult;
-use super::{CHUNK, EventRecord, insert_verb};
 
 /// The only attribution field read here (serde skips the others without building them).
 #[derive(Deserialize)]
