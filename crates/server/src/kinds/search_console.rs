@@ -27,7 +27,7 @@ use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
 use crate::services::searchco::Searchco;
-use crate::services::searchco_account::ServiceAccountKind;
+use crate::services::searchco_account::{ServiceAccountKind, discover_granted};
 use crate::services::source_config;
 use crate::state::{AppState, OpenFuture};
 
@@ -121,13 +121,7 @@ impl GrantedKind<Searchco> for SearchConsole {
         client: &'a OAuthClient,
         refresh_token: &'a String,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        Box::pin(async move {
-            let auth = GoogleAuth::Grant {
-                oauth: client.clone(),
-                refresh_token: refresh_token.clone(),
-            };
-            discover_sites(state, &auth).await
-        })
+        discover_granted(self, state, client, refresh_token)
     }
 
     fn service_account(&self) -> Option<&dyn ServiceAccountKind> {

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use payback_connectors::google::{GoogleAuth, ServiceAccountKey};
+use payback_connectors::oauth::OAuthClient;
 use payback_store::products::ProductRow;
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -25,6 +26,24 @@ use crate::services::grants::{
 use crate::services::searchco::Searchco;
 use crate::services::{products, source_config};
 use crate::state::AppState;
+
+/// A Google kind's discovery for the grant (`GrantedKind::discover`): the same read its service
+/// account makes ([`ServiceAccountKind::discover`]), with the granting login's refresh token, so
+/// the two ways in always offer the same options.
+pub fn discover_granted<'a>(
+    kind: &'a dyn ServiceAccountKind,
+    state: &'a AppState,
+    client: &'a OAuthClient,
+    refresh_token: &'a str,
+) -> BoxFuture<'a, Result<Value, String>> {
+    Box::pin(async move {
+        let auth = GoogleAuth::Grant {
+            oauth: client.clone(),
+            refresh_token: refresh_token.to_owned(),
+        };
+        kind.discover(state, &auth).await
+    })
+}
 
 /// What the service-account path asks of a kind it serves.
 pub trait ServiceAccountKind: Send + Sync + 'static {

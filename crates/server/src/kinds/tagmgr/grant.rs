@@ -16,7 +16,7 @@ use crate::services::grants::{
     self, Access, Activation, BoxFuture, GrantProvider, GrantedKind, Selectable,
 };
 use crate::services::searchco::Searchco;
-use crate::services::searchco_account::ServiceAccountKind;
+use crate::services::searchco_account::{ServiceAccountKind, discover_granted};
 use crate::state::AppState;
 
 /// The select field choosing the container.
@@ -90,13 +90,7 @@ impl GrantedKind<Searchco> for TagManager {
         client: &'a OAuthClient,
         refresh_token: &'a String,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        Box::pin(async move {
-            let auth = GoogleAuth::Grant {
-                oauth: client.clone(),
-                refresh_token: refresh_token.clone(),
-            };
-            discover(state, &auth).await
-        })
+        discover_granted(self, state, client, refresh_token)
     }
 
     fn service_account(&self) -> Option<&dyn ServiceAccountKind> {
