@@ -4,6 +4,7 @@
 mod app;
 pub mod browser;
 pub mod customer_db;
+mod eventually;
 pub mod fakes;
 pub mod grant_page;
 mod mail;
@@ -17,6 +18,7 @@ pub mod synthetic;
 
 pub use app::{Backend, Session, TEST_PASSWORD, TEST_START, TestApp};
 // The fakes' first paths, kept so tests name them as they always have.
+pub use eventually::eventually;
 pub use fakes::budgets::RecordingBudgets;
 pub use fakes::gateway::{self as fake_gateway, FakeGateway};
 pub use fakes::google::{self as fake_google, FakeGoogle};

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use payback_domain::connection::ConnectionKind;
 use payback_testkit::fake_google::service_account::TEST_SERVICE_ACCOUNT_EMAIL;
 use payback_testkit::fake_google::{ANALYTICS_READONLY_SCOPE, WEBMASTERS_READONLY_SCOPE};
-use payback_testkit::{Backend, Bind, FakeGoogle, TestApp, per_backend};
+use payback_testkit::{Backend, Bind, FakeGoogle, TestApp, eventually, per_backend};
 use serde_json::{Value, json};
 
 use crate::google_grant::{
@@ -349,14 +349,7 @@ async fn a_founder_connects_a_property_and_its_sessions_land_per_channel(backend
     .await
     .expect(200);
     let restated = expected_funnel(&[((2, 0), (1_000, 900)), ((1, 1), (0, 0))]);
-    let mut read = funnel(&app, &key).await;
-    for _ in 0..100 {
-        if read == restated {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        read = funnel(&app, &key).await;
-    }
+    let read = eventually(|| funnel(&app, &key), |read| *read == restated).await;
     assert_eq!(read, restated);
 
     // The live test reads the property; a property the login lost fails with Google's words.
@@ -405,14 +398,11 @@ async fn a_founder_connects_a_property_and_its_sessions_land_per_channel(backend
     )
     .await
     .expect(200);
-    let mut errored = listed_connection(&app, &key, "analytics_a").await.unwrap();
-    for _ in 0..100 {
-        if !errored["last_error"].is_null() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        errored = listed_connection(&app, &key, "analytics_a").await.unwrap();
-    }
+    let errored = eventually(
+        || async { listed_connection(&app, &key, "analytics_a").await.unwrap() },
+        |errored| !errored["last_error"].is_null(),
+    )
+    .await;
     assert!(errored["last_error"].is_string(), "{errored}");
     answers.push(errored.to_string());
 

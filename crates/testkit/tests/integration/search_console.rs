@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use payback_domain::connection::ConnectionKind;
 use payback_testkit::fake_google::{CustomerSeed, QueryFigures, WEBMASTERS_READONLY_SCOPE};
-use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
+use payback_testkit::{Backend, FakeGoogle, TestApp, eventually, per_backend};
 use serde_json::json;
 
 use crate::google_grant::{
@@ -254,14 +254,11 @@ async fn a_founder_connects_a_site_and_its_searches_land_per_day(backend: Backen
     let was_clicks = ((2 * 3) % 5) as f64;
     day.0 += 100.0 - was_clicks;
     day.1 += 1_000.0 - (was_clicks * 10.0 + 1.0);
-    let mut columns = search_columns(&app, &key).await;
-    for _ in 0..100 {
-        if columns == expected {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        columns = search_columns(&app, &key).await;
-    }
+    let columns = eventually(
+        || search_columns(&app, &key),
+        |columns| *columns == expected,
+    )
+    .await;
     assert_eq!(columns, expected);
 
     // The test reads the site live; a site the login lost fails with Google's words.

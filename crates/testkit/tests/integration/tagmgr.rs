@@ -12,7 +12,7 @@ use payback_testkit::fake_google::{
     CustomerSeed, TAGMANAGER_EDIT_CONTAINERS_SCOPE, TAGMANAGER_EDIT_VERSIONS_SCOPE,
     TAGMANAGER_PUBLISH_SCOPE, TAGMANAGER_READONLY_SCOPE, TagManagerPermission,
 };
-use payback_testkit::{Backend, FakeGoogle, TestApp, per_backend};
+use payback_testkit::{Backend, FakeGoogle, TestApp, eventually, per_backend};
 use serde_json::{Value, json};
 
 use crate::google_grant::{
@@ -260,14 +260,11 @@ async fn a_founder_connects_a_container_and_publishes_the_snippet(backend: Backe
     )
     .await
     .expect(200);
-    let mut audits = google.requests_to("/versions:live").len();
-    for _ in 0..100 {
-        if audits == 2 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        audits = google.requests_to("/versions:live").len();
-    }
+    let audits = eventually(
+        || async { google.requests_to("/versions:live").len() },
+        |audits| *audits == 2,
+    )
+    .await;
     assert_eq!(audits, 2);
     assert_eq!(
         tracking(&app, &owner.token).await["gtm_deploy"]["snippet_live"],
@@ -395,14 +392,11 @@ async fn conflicts_and_the_audit_of_a_snippet_published_by_hand(backend: Backend
     )
     .await
     .expect(200);
-    let mut live = tracking(&app, &owner.token).await["gtm_deploy"]["snippet_live"].clone();
-    for _ in 0..100 {
-        if live == json!(false) {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        live = tracking(&app, &owner.token).await["gtm_deploy"]["snippet_live"].clone();
-    }
+    let live = eventually(
+        || async { tracking(&app, &owner.token).await["gtm_deploy"]["snippet_live"].clone() },
+        |live| *live == json!(false),
+    )
+    .await;
     assert_eq!(live, json!(false));
 
     // The test reads the container live; once the person removed Payback's access at Google,
@@ -439,18 +433,15 @@ async fn conflicts_and_the_audit_of_a_snippet_published_by_hand(backend: Backend
     )
     .await
     .expect(200);
-    let mut connection = listed_connection(&app, &owner.token, "tagmgr")
-        .await
-        .unwrap();
-    for _ in 0..100 {
-        if connection["last_error"].is_string() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        connection = listed_connection(&app, &owner.token, "tagmgr")
-            .await
-            .unwrap();
-    }
+    let connection = eventually(
+        || async {
+            listed_connection(&app, &owner.token, "tagmgr")
+                .await
+                .unwrap()
+        },
+        |connection| connection["last_error"].is_string(),
+    )
+    .await;
     assert!(connection["last_error"].is_string(), "{connection}");
 }
 
