@@ -2,8 +2,8 @@
 //! revenue rows through the events API's ingestion path (namespace `<kind>:<slug>`, so re-reads
 //! store nothing twice), daily stage volumes and spend by replacing the days the pass read, and
 //! snapshots and social posts by upserting each under the connection's kind, in one transaction.
-//! Every part is checked before anything of the batch is written. A run that stored snapshots
-//! then lets the landing pages discover the paths it counted.
+//! Every part is checked before anything of the batch is written. A run that stored sessions by
+//! landing page or friction per URL then lets the landing pages discover the paths it counted.
 
 use std::collections::BTreeSet;
 
@@ -18,6 +18,7 @@ use payback_domain::event::IncomingEvent;
 use payback_domain::snapshot_metric;
 use payback_domain::span::Span;
 use payback_store::aggregate_stages::{self, StageVolume};
+use payback_store::landing_pages::friction::FRICTION_METRICS;
 use payback_store::products::ProductRow;
 use payback_store::snapshots::{self, SnapshotRow};
 use payback_store::social_posts::{self, SocialPostRow};
@@ -117,7 +118,7 @@ pub async fn write(
             lines.push(format!("{} posts", posts.len()));
         }
         tx.commit().await.map_err(stored)?;
-        if !snapshots.is_empty() {
+        if snapshots.iter().any(|row| names_pages(&row.metric)) {
             lines.extend(discover_pages(state, product, now).await);
         }
     }
@@ -125,7 +126,13 @@ pub async fn write(
     Ok(lines.join("; "))
 }
 
-/// A run that stored snapshots may have counted sessions on new landing paths or listed new
+/// Whether a snapshot of `metric` names landing paths discovery may track: sessions by landing
+/// page, or a replay tool's friction per URL (other kinds' snapshots never start discovery).
+fn names_pages(metric: &str) -> bool {
+    metric == snapshot_metric::LANDING_SESSIONS || FRICTION_METRICS.contains(&metric)
+}
+
+/// A run that stored such snapshots may have counted sessions on new landing paths or listed new
 /// URLs: it tracks them now (the landing pages' discovery over the default window), so the
 /// run adds the pages, not the next reader. A failure here leaves the run's data written and
 /// says so in the status line.
